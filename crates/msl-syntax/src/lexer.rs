@@ -1,0 +1,678 @@
+//! The lexer: text to tokens, trivia included, every token with its range.
+//!
+//! Lexing never fails. Malformed input (an unterminated comment or string, a stray
+//! character, a bad number suffix) still produces tokens covering every byte, plus
+//! errors pointing at the problem.
+
+use crate::SyntaxKind::{self, *};
+use crate::TextRange;
+
+/// One token: its kind and its byte range in the text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Token {
+    pub kind: SyntaxKind,
+    pub start: u32,
+    pub len: u32,
+}
+
+impl Token {
+    pub fn range(&self) -> TextRange {
+        TextRange::at(self.start.into(), self.len.into())
+    }
+    pub fn end(&self) -> u32 {
+        self.start + self.len
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LexError {
+    pub range: TextRange,
+    pub message: String,
+}
+
+/// Lexes `text` completely. The tokens cover every byte of the text, in order.
+pub fn lex(text: &str) -> (Vec<Token>, Vec<LexError>) {
+    let mut lx = Lexer {
+        text,
+        bytes: text.as_bytes(),
+        pos: 0,
+        tokens: Vec::with_capacity(text.len() / 3),
+        errors: Vec::new(),
+    };
+    lx.run();
+    (lx.tokens, lx.errors)
+}
+
+/// Lexes a single token from the start of `text`; used for `##` pasting. Returns `None`
+/// unless the whole text is exactly one non-trivia token.
+pub fn lex_single(text: &str) -> Option<SyntaxKind> {
+    let (tokens, errors) = lex(text);
+    match tokens.as_slice() {
+        [t] if errors.is_empty() && !t.kind.is_trivia() => Some(t.kind),
+        _ => None,
+    }
+}
+
+struct Lexer<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
+    pos: usize,
+    tokens: Vec<Token>,
+    errors: Vec<LexError>,
+}
+
+fn is_ident_start(b: u8) -> bool {
+    b.is_ascii_alphabetic() || b == b'_' || b == b'$'
+}
+
+fn is_ident_continue(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'$'
+}
+
+impl<'a> Lexer<'a> {
+    fn peek(&self, n: usize) -> u8 {
+        *self.bytes.get(self.pos + n).unwrap_or(&0)
+    }
+
+    fn push(&mut self, kind: SyntaxKind, start: usize) {
+        self.tokens.push(Token {
+            kind,
+            start: start as u32,
+            len: (self.pos - start) as u32,
+        });
+    }
+
+    fn error(&mut self, start: usize, end: usize, message: impl Into<String>) {
+        self.errors.push(LexError {
+            range: TextRange::new((start as u32).into(), (end as u32).into()),
+            message: message.into(),
+        });
+    }
+
+    /// Length of a backslash-newline at `pos` (allowing spaces or tabs between the
+    /// backslash and the newline), or 0.
+    fn continuation_len(&self, pos: usize) -> usize {
+        if self.bytes.get(pos) != Some(&b'\\') {
+            return 0;
+        }
+        let mut p = pos + 1;
+        while matches!(self.bytes.get(p), Some(b' ' | b'\t')) {
+            p += 1;
+        }
+        match self.bytes.get(p) {
+            Some(b'\n') => p + 1 - pos,
+            Some(b'\r') if self.bytes.get(p + 1) == Some(&b'\n') => p + 2 - pos,
+            Some(b'\r') => p + 1 - pos,
+            _ => 0,
+        }
+    }
+
+    fn run(&mut self) {
+        while self.pos < self.bytes.len() {
+            let start = self.pos;
+            let b = self.bytes[self.pos];
+            match b {
+                b'\n' => {
+                    self.pos += 1;
+                    self.push(NEWLINE, start);
+                }
+                b'\r' => {
+                    self.pos += if self.peek(1) == b'\n' { 2 } else { 1 };
+                    self.push(NEWLINE, start);
+                }
+                b' ' | b'\t' | 0x0b | 0x0c => {
+                    self.pos += 1;
+                    while self.pos < self.bytes.len() {
+                        match self.bytes[self.pos] {
+                            b' ' | b'\t' | 0x0b | 0x0c => self.pos += 1,
+                            b'\\' => {
+                                let n = self.continuation_len(self.pos);
+                                if n == 0 {
+                                    break;
+                                }
+                                self.pos += n;
+                            }
+                            _ => break,
+                        }
+                    }
+                    self.push(WHITESPACE, start);
+                }
+                b'\\' => {
+                    let n = self.continuation_len(self.pos);
+                    if n > 0 {
+                        self.pos += n;
+                        self.push(WHITESPACE, start);
+                    } else {
+                        self.pos += 1;
+                        self.error(start, self.pos, "stray `\\` in program");
+                        self.push(ERROR_TOKEN, start);
+                    }
+                }
+                b'/' if self.peek(1) == b'/' => self.line_comment(start),
+                b'/' if self.peek(1) == b'*' => self.block_comment(start),
+                b'0'..=b'9' => self.number(start),
+                b'.' if self.peek(1).is_ascii_digit() => self.number(start),
+                b'"' => self.string(start, 0),
+                b'\'' => self.char_lit(start, 0),
+                _ if is_ident_start(b) => self.ident_or_prefixed_literal(start),
+                _ if b >= 0x80 => self.non_ascii(start),
+                _ => self.punct(start),
+            }
+        }
+    }
+
+    fn line_comment(&mut self, start: usize) {
+        self.pos += 2;
+        while self.pos < self.bytes.len() {
+            match self.bytes[self.pos] {
+                b'\n' | b'\r' => break,
+                b'\\' => {
+                    let n = self.continuation_len(self.pos);
+                    self.pos += n.max(1);
+                }
+                _ => self.pos += 1,
+            }
+        }
+        self.push(COMMENT, start);
+    }
+
+    fn block_comment(&mut self, start: usize) {
+        self.pos += 2;
+        match memchr_pair(&self.bytes[self.pos..], b'*', b'/') {
+            Some(i) => self.pos += i + 2,
+            None => {
+                self.pos = self.bytes.len();
+                self.error(start, start + 2, "unterminated `/*` comment");
+            }
+        }
+        self.push(COMMENT, start);
+    }
+
+    fn non_ascii(&mut self, start: usize) {
+        let ch = self.text[start..].chars().next().unwrap_or('\u{fffd}');
+        if ch.is_alphabetic() {
+            self.ident_or_prefixed_literal(start);
+            return;
+        }
+        self.pos += ch.len_utf8();
+        if ch.is_whitespace() {
+            self.push(WHITESPACE, start);
+        } else {
+            self.error(start, self.pos, format!("unexpected character `{ch}`"));
+            self.push(ERROR_TOKEN, start);
+        }
+    }
+
+    fn ident_or_prefixed_literal(&mut self, start: usize) {
+        loop {
+            match self.bytes.get(self.pos) {
+                Some(&b) if is_ident_continue(b) => self.pos += 1,
+                Some(&b) if b >= 0x80 => {
+                    let ch = self.text[self.pos..].chars().next().unwrap_or(' ');
+                    if ch.is_alphanumeric() {
+                        self.pos += ch.len_utf8();
+                    } else {
+                        break;
+                    }
+                }
+                _ => break,
+            }
+        }
+        let word = &self.text[start..self.pos];
+        match (word, self.peek(0)) {
+            ("u8" | "u" | "U" | "L", b'"') => return self.string(start, 0),
+            ("u8" | "u" | "U" | "L", b'\'') => return self.char_lit(start, 0),
+            ("R" | "u8R" | "uR" | "UR" | "LR", b'"') => return self.raw_string(start),
+            _ => {}
+        }
+        let kind = SyntaxKind::from_keyword(word).unwrap_or(IDENT);
+        self.push(kind, start);
+    }
+
+    fn eat_ud_suffix(&mut self) {
+        if self.pos < self.bytes.len() && is_ident_start(self.bytes[self.pos]) {
+            while self.pos < self.bytes.len() && is_ident_continue(self.bytes[self.pos]) {
+                self.pos += 1;
+            }
+        }
+    }
+
+    fn string(&mut self, start: usize, _prefix: usize) {
+        // positioned at the opening quote (after any prefix)
+        while self.bytes[self.pos] != b'"' {
+            self.pos += 1;
+        }
+        self.pos += 1;
+        loop {
+            match self.bytes.get(self.pos) {
+                None | Some(b'\n') | Some(b'\r') => {
+                    self.error(start, self.pos, "missing terminating `\"` character");
+                    break;
+                }
+                Some(b'"') => {
+                    self.pos += 1;
+                    self.eat_ud_suffix();
+                    break;
+                }
+                Some(b'\\') => {
+                    let n = self.continuation_len(self.pos);
+                    self.pos += if n > 0 {
+                        n
+                    } else {
+                        2.min(self.bytes.len() - self.pos)
+                    };
+                }
+                Some(_) => self.pos += 1,
+            }
+        }
+        self.push(STRING_LIT, start);
+    }
+
+    fn raw_string(&mut self, start: usize) {
+        // at the opening quote; R"delim( ... )delim"
+        self.pos += 1;
+        let delim_start = self.pos;
+        while self.pos < self.bytes.len()
+            && self.bytes[self.pos] != b'('
+            && self.pos - delim_start <= 16
+        {
+            if matches!(
+                self.bytes[self.pos],
+                b' ' | b')' | b'\\' | b'\t' | b'\n' | b'"'
+            ) {
+                break;
+            }
+            self.pos += 1;
+        }
+        if self.bytes.get(self.pos) != Some(&b'(') {
+            self.error(start, self.pos, "invalid raw string delimiter");
+            self.push(STRING_LIT, start);
+            return;
+        }
+        let delim = &self.text[delim_start..self.pos];
+        let closing = format!("){delim}\"");
+        self.pos += 1;
+        match self.text[self.pos..].find(&closing) {
+            Some(i) => {
+                self.pos += i + closing.len();
+                self.eat_ud_suffix();
+            }
+            None => {
+                self.pos = self.bytes.len();
+                self.error(start, start + 2, "unterminated raw string");
+            }
+        }
+        self.push(STRING_LIT, start);
+    }
+
+    fn char_lit(&mut self, start: usize, _prefix: usize) {
+        while self.bytes[self.pos] != b'\'' {
+            self.pos += 1;
+        }
+        self.pos += 1;
+        let body_start = self.pos;
+        loop {
+            match self.bytes.get(self.pos) {
+                None | Some(b'\n') | Some(b'\r') => {
+                    self.error(start, self.pos, "missing terminating `'` character");
+                    break;
+                }
+                Some(b'\'') => {
+                    if self.pos == body_start {
+                        self.error(start, self.pos + 1, "empty character constant");
+                    }
+                    self.pos += 1;
+                    self.eat_ud_suffix();
+                    break;
+                }
+                Some(b'\\') => self.pos += 2.min(self.bytes.len() - self.pos),
+                Some(_) => self.pos += 1,
+            }
+        }
+        self.push(CHAR_LIT, start);
+    }
+
+    /// A preprocessing number, classified as integer or floating and checked.
+    fn number(&mut self, start: usize) {
+        self.pos += 1;
+        while self.pos < self.bytes.len() {
+            let b = self.bytes[self.pos];
+            if matches!(b, b'+' | b'-')
+                && matches!(self.bytes[self.pos - 1], b'e' | b'E' | b'p' | b'P')
+            {
+                // an exponent sign, unless the `e` belongs to a hex mantissa (0x1e+2 is 0x1e + 2)
+                let is_hex = self.text[start..].len() > 1
+                    && matches!(&self.bytes[start..start + 2], b"0x" | b"0X");
+                let e = self.bytes[self.pos - 1];
+                if is_hex && matches!(e, b'e' | b'E') {
+                    break;
+                }
+                self.pos += 1;
+            } else if is_ident_continue(b) || b == b'.' {
+                self.pos += 1;
+            } else if b == b'\''
+                && self.pos + 1 < self.bytes.len()
+                && self.bytes[self.pos + 1].is_ascii_alphanumeric()
+            {
+                self.pos += 1; // digit separator
+            } else {
+                break;
+            }
+        }
+        let text = &self.text[start..self.pos];
+        match classify_number(text) {
+            Ok(kind) => self.push(kind, start),
+            Err((kind, msg)) => {
+                self.error(start, self.pos, msg);
+                self.push(kind, start);
+            }
+        }
+    }
+
+    fn punct(&mut self, start: usize) {
+        let b0 = self.peek(0);
+        let b1 = self.peek(1);
+        let b2 = self.peek(2);
+        let (kind, len) = match (b0, b1, b2) {
+            (b'<', b'<', b'=') => (SHLEQ, 3),
+            (b'>', b'>', b'=') => (SHREQ, 3),
+            (b'<', b'=', b'>') => (SPACESHIP, 3),
+            (b'.', b'.', b'.') => (DOT3, 3),
+            (b'-', b'>', b'*') => (ARROW_STAR, 3),
+            (b'<', b'<', _) => (SHL, 2),
+            (b'>', b'>', _) => (SHR, 2),
+            (b'<', b'=', _) => (LTEQ, 2),
+            (b'>', b'=', _) => (GTEQ, 2),
+            (b'=', b'=', _) => (EQ2, 2),
+            (b'!', b'=', _) => (NEQ, 2),
+            (b':', b':', _) => (COLON2, 2),
+            (b'.', b'*', _) => (DOT_STAR, 2),
+            (b'-', b'>', _) => (ARROW, 2),
+            (b'&', b'&', _) => (AMP2, 2),
+            (b'|', b'|', _) => (PIPE2, 2),
+            (b'+', b'+', _) => (PLUS2, 2),
+            (b'-', b'-', _) => (MINUS2, 2),
+            (b'+', b'=', _) => (PLUSEQ, 2),
+            (b'-', b'=', _) => (MINUSEQ, 2),
+            (b'*', b'=', _) => (STAREQ, 2),
+            (b'/', b'=', _) => (SLASHEQ, 2),
+            (b'%', b'=', _) => (PERCENTEQ, 2),
+            (b'&', b'=', _) => (AMPEQ, 2),
+            (b'|', b'=', _) => (PIPEEQ, 2),
+            (b'^', b'=', _) => (CARETEQ, 2),
+            (b'#', b'#', _) => (HASH2, 2),
+            (b';', _, _) => (SEMI, 1),
+            (b',', _, _) => (COMMA, 1),
+            (b'(', _, _) => (L_PAREN, 1),
+            (b')', _, _) => (R_PAREN, 1),
+            (b'{', _, _) => (L_CURLY, 1),
+            (b'}', _, _) => (R_CURLY, 1),
+            (b'[', _, _) => (L_BRACK, 1),
+            (b']', _, _) => (R_BRACK, 1),
+            (b'<', _, _) => (L_ANGLE, 1),
+            (b'>', _, _) => (R_ANGLE, 1),
+            (b'=', _, _) => (EQ, 1),
+            (b'!', _, _) => (BANG, 1),
+            (b'~', _, _) => (TILDE, 1),
+            (b'?', _, _) => (QUESTION, 1),
+            (b':', _, _) => (COLON, 1),
+            (b'.', _, _) => (DOT, 1),
+            (b'+', _, _) => (PLUS, 1),
+            (b'-', _, _) => (MINUS, 1),
+            (b'*', _, _) => (STAR, 1),
+            (b'/', _, _) => (SLASH, 1),
+            (b'%', _, _) => (PERCENT, 1),
+            (b'&', _, _) => (AMP, 1),
+            (b'|', _, _) => (PIPE, 1),
+            (b'^', _, _) => (CARET, 1),
+            (b'#', _, _) => (HASH, 1),
+            _ => (ERROR_TOKEN, 1),
+        };
+        self.pos += len;
+        if kind == ERROR_TOKEN {
+            let shown = if b0.is_ascii_graphic() {
+                format!("`{}`", b0 as char)
+            } else {
+                format!("byte 0x{b0:02x}")
+            };
+            self.error(start, self.pos, format!("unexpected character {shown}"));
+        }
+        self.push(kind, start);
+    }
+}
+
+fn memchr_pair(hay: &[u8], a: u8, b: u8) -> Option<usize> {
+    let mut i = 0;
+    while i + 1 < hay.len() {
+        if hay[i] == a && hay[i + 1] == b {
+            return Some(i);
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Decides whether a preprocessing number is an integer or a floating literal, and checks
+/// its digits and suffix. MSL adds `h`/`H` (half) and `bf`/`BF` (bfloat) float suffixes.
+pub fn classify_number(text: &str) -> Result<SyntaxKind, (SyntaxKind, String)> {
+    let clean: String = text.chars().filter(|&c| c != '\'').collect();
+    let lower = clean.to_ascii_lowercase();
+    let (radix, body) = if lower.starts_with("0x") {
+        (16, &lower[2..])
+    } else if lower.starts_with("0b") {
+        (2, &lower[2..])
+    } else {
+        (10, &lower[..])
+    };
+    // split mantissa / exponent / suffix
+    let digit_ok = |c: char| match radix {
+        16 => c.is_ascii_hexdigit(),
+        2 => c == '0' || c == '1',
+        _ => c.is_ascii_digit(),
+    };
+    let bytes: Vec<char> = body.chars().collect();
+    let mut i = 0;
+    let mut has_dot = false;
+    let mut has_exp = false;
+    let mut digits = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if digit_ok(c) || (radix == 2 && c.is_ascii_digit()) {
+            digits += 1;
+            i += 1;
+        } else if c == '.' && !has_dot && radix != 2 {
+            has_dot = true;
+            i += 1;
+        } else {
+            break;
+        }
+    }
+    if (radix == 10 && i < bytes.len() && bytes[i] == 'e')
+        || (radix == 16 && i < bytes.len() && bytes[i] == 'p')
+    {
+        has_exp = true;
+        i += 1;
+        if i < bytes.len() && (bytes[i] == '+' || bytes[i] == '-') {
+            i += 1;
+        }
+        let exp_start = i;
+        while i < bytes.len() && bytes[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i == exp_start {
+            return Err((FLOAT_NUMBER, format!("exponent has no digits in `{text}`")));
+        }
+    }
+    let suffix: String = bytes[i..].iter().collect();
+    let is_float = has_dot || has_exp;
+    if radix == 16 && has_dot && !has_exp {
+        return Err((
+            FLOAT_NUMBER,
+            format!("hexadecimal floating literal `{text}` needs a `p` exponent"),
+        ));
+    }
+    if digits == 0 && !(radix == 10 && has_dot) {
+        return Err((INT_NUMBER, format!("invalid number `{text}`")));
+    }
+    if digits == 0 {
+        return Err((FLOAT_NUMBER, format!("invalid number `{text}`")));
+    }
+    if is_float {
+        return match suffix.as_str() {
+            "" | "f" | "h" | "l" | "bf" => Ok(FLOAT_NUMBER),
+            _ => Err((
+                FLOAT_NUMBER,
+                format!(
+                    "invalid suffix `{}` on floating literal",
+                    &text[text.len() - suffix.len()..]
+                ),
+            )),
+        };
+    }
+    if radix == 10 && lower.len() > 1 && lower.starts_with('0') {
+        // octal
+        if let Some(bad) = lower[..lower.len() - suffix.len()]
+            .chars()
+            .find(|c| *c == '8' || *c == '9')
+        {
+            return Err((
+                INT_NUMBER,
+                format!("invalid digit `{bad}` in octal constant"),
+            ));
+        }
+    }
+    match suffix.as_str() {
+        "" | "u" | "l" | "ul" | "lu" | "ll" | "ull" | "llu" | "z" | "uz" | "zu" => Ok(INT_NUMBER),
+        // `1f`, `2h` are accepted by the Metal compiler as floating literals
+        "f" | "h" | "bf" if radix == 10 => Ok(FLOAT_NUMBER),
+        _ => Err((
+            INT_NUMBER,
+            format!(
+                "invalid suffix `{}` on integer literal",
+                &text[text.len() - suffix.len()..]
+            ),
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(text: &str) -> Vec<(SyntaxKind, &str)> {
+        let (tokens, errors) = lex(text);
+        assert!(errors.is_empty(), "{errors:?}");
+        tokens
+            .iter()
+            .map(|t| (t.kind, &text[t.start as usize..t.end() as usize]))
+            .filter(|(k, _)| *k != WHITESPACE)
+            .collect()
+    }
+
+    #[test]
+    fn numbers() {
+        for (t, k) in [
+            ("0", INT_NUMBER),
+            ("42u", INT_NUMBER),
+            ("42U", INT_NUMBER),
+            ("0x1Fu", INT_NUMBER),
+            ("1'000'000", INT_NUMBER),
+            ("0b1010", INT_NUMBER),
+            ("10ul", INT_NUMBER),
+            ("077", INT_NUMBER),
+            ("1.0", FLOAT_NUMBER),
+            ("1.f", FLOAT_NUMBER),
+            (".5f", FLOAT_NUMBER),
+            ("1e10", FLOAT_NUMBER),
+            ("1.5e-3f", FLOAT_NUMBER),
+            ("2.0h", FLOAT_NUMBER),
+            ("2.0H", FLOAT_NUMBER),
+            ("1.0bf", FLOAT_NUMBER),
+            ("0x1.8p3", FLOAT_NUMBER),
+            ("0x1p-2f", FLOAT_NUMBER),
+            ("1f", FLOAT_NUMBER),
+        ] {
+            assert_eq!(classify_number(t), Ok(k), "{t}");
+        }
+        for t in ["08", "1.0q", "0x1.8", "1e", "12abc", "0x"] {
+            assert!(classify_number(t).is_err(), "{t}");
+        }
+    }
+
+    #[test]
+    fn hex_e_plus_is_not_an_exponent() {
+        assert_eq!(
+            kinds("0x1e+2"),
+            vec![(INT_NUMBER, "0x1e"), (PLUS, "+"), (INT_NUMBER, "2")]
+        );
+        assert_eq!(kinds("1e+2"), vec![(FLOAT_NUMBER, "1e+2")]);
+    }
+
+    #[test]
+    fn punctuation_is_maximal_munch() {
+        assert_eq!(
+            kinds("a>>=b->*c<=>d...[[x]]"),
+            vec![
+                (IDENT, "a"),
+                (SHREQ, ">>="),
+                (IDENT, "b"),
+                (ARROW_STAR, "->*"),
+                (IDENT, "c"),
+                (SPACESHIP, "<=>"),
+                (IDENT, "d"),
+                (DOT3, "..."),
+                (L_BRACK, "["),
+                (L_BRACK, "["),
+                (IDENT, "x"),
+                (R_BRACK, "]"),
+                (R_BRACK, "]"),
+            ]
+        );
+    }
+
+    #[test]
+    fn literals_and_comments() {
+        assert_eq!(
+            kinds("u8\"a\\\"b\" L'x' R\"xy(a)\"b)xy\" // c\\\n d\n/* e */"),
+            vec![
+                (STRING_LIT, "u8\"a\\\"b\""),
+                (CHAR_LIT, "L'x'"),
+                (STRING_LIT, "R\"xy(a)\"b)xy\""),
+                (COMMENT, "// c\\\n d"),
+                (NEWLINE, "\n"),
+                (COMMENT, "/* e */"),
+            ]
+        );
+    }
+
+    #[test]
+    fn line_continuation_is_whitespace() {
+        let (tokens, _) = lex("a \\\n b");
+        let k: Vec<_> = tokens.iter().map(|t| t.kind).collect();
+        assert_eq!(k, vec![IDENT, WHITESPACE, IDENT]);
+    }
+
+    #[test]
+    fn keywords_including_msl_address_spaces() {
+        assert_eq!(
+            kinds("device constant thread threadgroup kernel half"),
+            vec![
+                (DEVICE_KW, "device"),
+                (CONSTANT_KW, "constant"),
+                (THREAD_KW, "thread"),
+                (THREADGROUP_KW, "threadgroup"),
+                (KERNEL_KW, "kernel"),
+                (IDENT, "half")
+            ]
+        );
+    }
+
+    #[test]
+    fn errors_do_not_lose_text() {
+        let text = "a @ \"open\n'x /* never closed";
+        let (tokens, errors) = lex(text);
+        let total: u32 = tokens.iter().map(|t| t.len).sum();
+        assert_eq!(total as usize, text.len());
+        assert_eq!(errors.len(), 4, "{errors:?}");
+    }
+}

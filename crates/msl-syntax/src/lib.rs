@@ -1,0 +1,24 @@
+//! The syntax layer of msl: lexer, C preprocessor, error-tolerant parser, rowan tree and
+//! typed AST for the Metal Shading Language.
+//!
+//! Parsing never fails: every entry point returns a value together with the errors it
+//! found. No input, however broken, huge or deeply nested, makes it panic.
+
+pub mod config;
+pub mod lexer;
+pub mod pp;
+mod syntax_kind;
+pub mod vfs;
+
+pub use config::{MetalVersion, Platform, PpConfig};
+pub use rowan::{TextRange, TextSize};
+pub use syntax_kind::{Msl, SyntaxElement, SyntaxKind, SyntaxNode, SyntaxToken};
+pub use vfs::{FileId, FileResolver, Vfs};
+
+/// How serious a diagnostic is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    Error,
+    Warning,
+    Note,
+}

@@ -1,0 +1,2212 @@
+//! The C preprocessor.
+//!
+//! It turns a main file (and everything it includes) into one ordered sequence of
+//! [`Piece`]s: the tokens the parser reads, and the trivia around them (whitespace,
+//! comments, directive lines, inactive `#if` regions, the text of macro invocations).
+//! Every piece knows where its text came from: spelled in a file at a range, or produced
+//! by a macro invocation (and then, where possible, also where its text was spelled:
+//! in the macro's definition or in the invocation's arguments).
+
+mod builtin;
+pub(crate) mod expr;
+
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::sync::Arc;
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::config::PpConfig;
+use crate::lexer::{self, LexError, Token};
+use crate::vfs::{FileId, FileResolver};
+use crate::{Severity, SyntaxKind, SyntaxKind::*, TextRange, TextSize};
+
+pub use builtin::{SystemHeader, classify as classify_system_header};
+
+/// Marks a piece or token whose text lives in the preprocessor's arena (pasted tokens,
+/// stringized arguments, `__LINE__`, ...), not in a file.
+pub const ARENA: u32 = u32::MAX;
+/// Marks a piece that does not come from a macro expansion.
+pub const NO_CALL: u32 = u32::MAX;
+
+/// Limits that keep hostile input from exhausting time, memory or the stack.
+pub const MAX_INCLUDE_DEPTH: usize = 200;
+pub const MAX_EXPANSION_DEPTH: u32 = 200;
+/// Tokens produced by macro expansion in one unit, at most.
+pub const MAX_EXPANDED_TOKENS: usize = 20_000_000;
+
+/// One element of the preprocessed sequence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Piece {
+    pub kind: SyntaxKind,
+    /// Index into [`Preprocessed::files`], or [`ARENA`].
+    pub file: u32,
+    pub start: u32,
+    pub len: u32,
+    /// Index into [`Preprocessed::calls`] for tokens produced by a macro, else [`NO_CALL`].
+    pub call: u32,
+}
+
+impl Piece {
+    pub fn range(&self) -> TextRange {
+        TextRange::at(self.start.into(), self.len.into())
+    }
+    pub fn is_expanded(&self) -> bool {
+        self.call != NO_CALL
+    }
+}
+
+/// A file the preprocessor read (the main file, headers, and virtual files such as the
+/// predefined macros and the modelled system headers).
+#[derive(Debug, Clone)]
+pub struct PpFile {
+    /// The resolver's id; `None` for virtual files.
+    pub id: Option<FileId>,
+    pub path: PathBuf,
+    pub text: Arc<str>,
+    /// Predefines and modelled system headers: not part of the tree.
+    pub is_virtual: bool,
+}
+
+/// A top-level macro invocation: the text `FOO(a, b)` as spelled in a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MacroCall {
+    pub file: u32,
+    pub range: TextRange,
+    /// Index into [`Preprocessed::macros`].
+    pub def: u32,
+}
+
+/// A macro definition (kept after `#undef`, for navigation).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MacroInfo {
+    pub name: String,
+    pub file: u32,
+    /// Range of the name in the `#define`.
+    pub name_range: TextRange,
+    /// `None` for object-like macros.
+    pub params: Option<Vec<String>>,
+    pub variadic: bool,
+    /// The replacement list as written (tokens joined by single spaces).
+    pub body: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Include {
+    /// File containing the directive.
+    pub file: u32,
+    /// Range of the whole directive.
+    pub range: TextRange,
+    pub name: String,
+    pub angled: bool,
+    /// The included file, if found.
+    pub target: Option<u32>,
+}
+
+/// A message from the preprocessor (or lexer) at a place in one of the files.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PpDiagnostic {
+    pub file: u32,
+    pub range: TextRange,
+    pub severity: Severity,
+    pub code: &'static str,
+    pub message: String,
+}
+
+/// The result of preprocessing a translation unit.
+#[derive(Debug, Clone, Default)]
+pub struct Preprocessed {
+    pub pieces: Vec<Piece>,
+    pub files: Vec<PpFile>,
+    pub arena: String,
+    pub calls: Vec<MacroCall>,
+    pub macros: Vec<MacroInfo>,
+    pub includes: Vec<Include>,
+    pub diagnostics: Vec<PpDiagnostic>,
+}
+
+impl Preprocessed {
+    /// The text of a piece.
+    pub fn text(&self, p: &Piece) -> &str {
+        let (s, e) = (p.start as usize, (p.start + p.len) as usize);
+        if p.file == ARENA {
+            &self.arena[s..e]
+        } else {
+            &self.files[p.file as usize].text[s..e]
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+
+const LEADING_SPACE: u8 = 1;
+const NO_EXPAND: u8 = 2;
+/// A `##` operator in a replacement list (not a `##` token passed as an argument).
+const PASTE_OP: u8 = 4;
+/// Stands for an empty argument next to `##` (a placemarker).
+const PLACEMARKER: u8 = 8;
+/// Came from `__VA_ARGS__` (for the GNU `, ## __VA_ARGS__` extension).
+const FROM_VA_ARGS: u8 = 16;
+
+/// A token inside the preprocessor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct PpTok {
+    kind: SyntaxKind,
+    flags: u8,
+    file: u32,
+    start: u32,
+    len: u32,
+}
+
+impl PpTok {
+    fn end(&self) -> u32 {
+        self.start + self.len
+    }
+    fn has(&self, f: u8) -> bool {
+        self.flags & f != 0
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Builtin {
+    Line,
+    File,
+    Counter,
+    IncludeLevel,
+    BaseFile,
+    Date,
+    Time,
+    Pragma,
+    /// `__has_include` and friends outside `#if`: only valid in conditions.
+    CondOnly,
+}
+
+#[derive(Debug, Clone)]
+struct Macro {
+    name: Rc<str>,
+    function_like: bool,
+    /// Named parameters (without `__VA_ARGS__`).
+    params: Vec<Rc<str>>,
+    variadic: bool,
+    body: Vec<PpTok>,
+    /// For each body token: the index of the parameter it names (the variadic one is
+    /// `params.len()`), or -1.
+    param_of: Vec<i32>,
+    /// Active expansions of this macro (it may not expand while non-zero).
+    disabled: u32,
+    builtin: Option<Builtin>,
+    info: u32,
+}
+
+enum Pending {
+    Tok(PpTok),
+    /// End of the expansion of a macro: re-enables it.
+    End(u32),
+}
+
+struct Cond {
+    /// Range of the opening directive, for "unterminated" errors.
+    range: TextRange,
+    taken: bool,
+    else_seen: bool,
+}
+
+struct Frame {
+    file: u32,
+    tokens: Rc<[Token]>,
+    idx: usize,
+    conds: Vec<Cond>,
+    emit: bool,
+    at_bol: bool,
+    /// Index of the lexer errors not yet checked.
+    lex_errors: Rc<[LexError]>,
+}
+
+struct CallTrack {
+    file: u32,
+    start: u32,
+    end: u32,
+}
+
+struct Pp<'r> {
+    resolver: &'r dyn FileResolver,
+    config: &'r PpConfig,
+    out: Preprocessed,
+    file_by_id: FxHashMap<FileId, u32>,
+    lexed: Vec<Option<(Rc<[Token]>, Rc<[LexError]>)>>,
+    macro_names: FxHashMap<Rc<str>, u32>,
+    macros: Vec<Macro>,
+    frames: Vec<Frame>,
+    pending: Vec<Pending>,
+    /// Whether reading past `pending` into the file is allowed (not during isolated
+    /// expansion of arguments or `#if` lines).
+    file_reads: bool,
+    /// Set while a top-level macro invocation is being expanded.
+    call: Option<CallTrack>,
+    saw_space: bool,
+    once: FxHashSet<u32>,
+    guards: FxHashMap<u32, Option<Rc<str>>>,
+    builtin_headers: FxHashMap<String, u32>,
+    counter: u64,
+    expanded_tokens: usize,
+    expansion_depth: u32,
+    overflowed: bool,
+    /// Where `__LINE__` is evaluated: (file, offset).
+    line_anchor: (u32, u32),
+    line_offsets: FxHashMap<u32, Vec<u32>>,
+    /// `#line` adjustments: file -> (offset of the directive's next line, line number there).
+    line_directives: FxHashMap<u32, Vec<(u32, u32, Option<String>)>>,
+}
+
+/// Preprocesses `main` and everything it includes.
+pub fn preprocess(main: FileId, resolver: &dyn FileResolver, config: &PpConfig) -> Preprocessed {
+    let mut pp = Pp {
+        resolver,
+        config,
+        out: Preprocessed::default(),
+        file_by_id: FxHashMap::default(),
+        lexed: Vec::new(),
+        macro_names: FxHashMap::default(),
+        macros: Vec::new(),
+        frames: Vec::new(),
+        pending: Vec::new(),
+        file_reads: true,
+        call: None,
+        saw_space: false,
+        once: FxHashSet::default(),
+        guards: FxHashMap::default(),
+        builtin_headers: FxHashMap::default(),
+        counter: 0,
+        expanded_tokens: 0,
+        expansion_depth: 0,
+        overflowed: false,
+        line_anchor: (0, 0),
+        line_offsets: FxHashMap::default(),
+        line_directives: FxHashMap::default(),
+    };
+    pp.out.arena.push(' ');
+    pp.define_builtins();
+    let main_idx = pp.add_real_file(main);
+    pp.report_load_issues(main_idx);
+    pp.push_frame(main_idx, true);
+    let pre = builtin::predefines(config);
+    let pre_idx = pp.add_virtual_file("<built-in>", pre);
+    pp.push_frame(pre_idx, false);
+    pp.run();
+    pp.out
+}
+
+impl<'r> Pp<'r> {
+    // ---- files --------------------------------------------------------------------------
+
+    fn add_real_file(&mut self, id: FileId) -> u32 {
+        if let Some(&i) = self.file_by_id.get(&id) {
+            return i;
+        }
+        let i = self.out.files.len() as u32;
+        self.out.files.push(PpFile {
+            id: Some(id),
+            path: self.resolver.path(id),
+            text: self.resolver.text(id),
+            is_virtual: false,
+        });
+        self.lexed.push(None);
+        self.file_by_id.insert(id, i);
+        i
+    }
+
+    fn report_load_issues(&mut self, file: u32) {
+        if let Some(id) = self.out.files[file as usize].id {
+            for issue in self.resolver.load_issues(id) {
+                self.diag(file, issue.range, Severity::Error, "E0003", issue.message);
+            }
+        }
+    }
+
+    fn add_virtual_file(&mut self, name: &str, text: String) -> u32 {
+        let i = self.out.files.len() as u32;
+        self.out.files.push(PpFile {
+            id: None,
+            path: PathBuf::from(name),
+            text: text.into(),
+            is_virtual: true,
+        });
+        self.lexed.push(None);
+        i
+    }
+
+    fn lex_file(&mut self, file: u32) -> (Rc<[Token]>, Rc<[LexError]>) {
+        if let Some(l) = &self.lexed[file as usize] {
+            return l.clone();
+        }
+        let (tokens, errors) = lexer::lex(&self.out.files[file as usize].text);
+        let l: (Rc<[Token]>, Rc<[LexError]>) = (tokens.into(), errors.into());
+        self.lexed[file as usize] = Some(l.clone());
+        l
+    }
+
+    fn push_frame(&mut self, file: u32, emit: bool) {
+        let (tokens, lex_errors) = self.lex_file(file);
+        self.frames.push(Frame {
+            file,
+            tokens,
+            idx: 0,
+            conds: Vec::new(),
+            emit,
+            at_bol: true,
+            lex_errors,
+        });
+    }
+
+    fn pop_frame(&mut self) {
+        if let Some(f) = self.frames.pop() {
+            for c in f.conds.iter().rev() {
+                self.diag(
+                    f.file,
+                    c.range,
+                    Severity::Error,
+                    "E0010",
+                    "unterminated conditional directive: no matching `#endif`",
+                );
+            }
+        }
+    }
+
+    fn text_of(&self, t: &PpTok) -> &str {
+        let (s, e) = (t.start as usize, (t.start + t.len) as usize);
+        if t.file == ARENA {
+            &self.out.arena[s..e]
+        } else {
+            &self.out.files[t.file as usize].text[s..e]
+        }
+    }
+
+    fn diag(
+        &mut self,
+        file: u32,
+        range: TextRange,
+        severity: Severity,
+        code: &'static str,
+        message: impl Into<String>,
+    ) {
+        if self.out.diagnostics.len() >= 10_000 {
+            return;
+        }
+        self.out.diagnostics.push(PpDiagnostic {
+            file,
+            range,
+            severity,
+            code,
+            message: message.into(),
+        });
+    }
+
+    fn diag_tok(
+        &mut self,
+        t: &PpTok,
+        severity: Severity,
+        code: &'static str,
+        message: impl Into<String>,
+    ) {
+        let (file, range) = self.locate(t);
+        self.diag(file, range, severity, code, message);
+    }
+
+    /// Where to report a problem with a token: its spelling, or the current invocation.
+    fn locate(&self, t: &PpTok) -> (u32, TextRange) {
+        if let Some(c) = &self.call {
+            return (c.file, TextRange::new(c.start.into(), c.end.into()));
+        }
+        if t.file != ARENA && !self.out.files[t.file as usize].is_virtual {
+            return (t.file, TextRange::at(t.start.into(), t.len.into()));
+        }
+        let f = self.frames.last().map(|f| f.file).unwrap_or(0);
+        (f, TextRange::empty(self.line_anchor.1.into()))
+    }
+
+    fn arena_tok(&mut self, kind: SyntaxKind, text: &str, flags: u8) -> PpTok {
+        let start = self.out.arena.len() as u32;
+        self.out.arena.push_str(text);
+        PpTok {
+            kind,
+            flags,
+            file: ARENA,
+            start,
+            len: text.len() as u32,
+        }
+    }
+
+    // ---- output -------------------------------------------------------------------------
+
+    fn emitting(&self) -> bool {
+        self.frames.last().is_some_and(|f| f.emit)
+    }
+
+    fn emit_raw(&mut self, kind: SyntaxKind, file: u32, start: u32, len: u32, call: u32) {
+        self.out.pieces.push(Piece {
+            kind,
+            file,
+            start,
+            len,
+            call,
+        });
+    }
+
+    // ---- the main loop ------------------------------------------------------------------
+
+    fn run(&mut self) {
+        while let Some(t) = self.next_file_token() {
+            if let Some(m) = self.expandable(&t) {
+                self.expand_top_level(t, m);
+            } else if self.emitting() {
+                self.emit_raw(t.kind, t.file, t.start, t.len, NO_CALL);
+            }
+        }
+    }
+
+    /// The macro `t` invokes, if it names an enabled macro.
+    fn expandable(&self, t: &PpTok) -> Option<u32> {
+        if !t.kind.is_ident_like() || t.has(NO_EXPAND) {
+            return None;
+        }
+        let &m = self.macro_names.get(self.text_of(t))?;
+        (self.macros[m as usize].disabled == 0).then_some(m)
+    }
+
+    /// The next non-trivia token from the files, processing directives, emitting trivia,
+    /// and popping finished files. `None` at the end of the main file.
+    fn next_file_token(&mut self) -> Option<PpTok> {
+        loop {
+            let frame = self.frames.last_mut()?;
+            if frame.idx >= frame.tokens.len() {
+                self.pop_frame();
+                continue;
+            }
+            let tok = frame.tokens[frame.idx];
+            frame.idx += 1;
+            let file = frame.file;
+            match tok.kind {
+                NEWLINE | WHITESPACE | COMMENT => {
+                    if tok.kind == NEWLINE {
+                        frame.at_bol = true;
+                    }
+                    self.saw_space = true;
+                    if tok.kind == COMMENT {
+                        self.check_lex_errors(tok);
+                    }
+                    if self.call.is_none() && self.emitting() {
+                        self.emit_raw(tok.kind, file, tok.start, tok.len, NO_CALL);
+                    }
+                }
+                HASH if frame.at_bol => {
+                    let hash_idx = frame.idx - 1;
+                    self.directive(hash_idx, tok.start);
+                }
+                ERROR_TOKEN
+                    if frame.at_bol
+                        && is_deferred_directive(
+                            &frame.tokens[frame.idx - 1..],
+                            &self.out.files[file as usize].text,
+                        ) =>
+                {
+                    // ANGLE's `@@#include ...`: a directive its build un-defers
+                    let hash_idx = frame.idx + 1;
+                    self.directive(hash_idx, tok.start);
+                }
+                _ => {
+                    frame.at_bol = false;
+                    self.check_lex_errors(tok);
+                    let flags = if std::mem::take(&mut self.saw_space) {
+                        LEADING_SPACE
+                    } else {
+                        0
+                    };
+                    if let Some(c) = &mut self.call
+                        && c.file == file
+                    {
+                        c.end = c.end.max(tok.end());
+                    }
+                    return Some(PpTok {
+                        kind: tok.kind,
+                        flags,
+                        file,
+                        start: tok.start,
+                        len: tok.len,
+                    });
+                }
+            }
+        }
+    }
+
+    fn check_lex_errors(&mut self, tok: Token) {
+        let Some(frame) = self.frames.last() else {
+            return;
+        };
+        if frame.lex_errors.is_empty() || !frame.emit {
+            return;
+        }
+        let errs = frame.lex_errors.clone();
+        let file = frame.file;
+        let i = errs.partition_point(|e| u32::from(e.range.start()) < tok.start);
+        for e in errs[i..]
+            .iter()
+            .take_while(|e| u32::from(e.range.start()) < tok.end().max(tok.start + 1))
+        {
+            self.diag(file, e.range, Severity::Error, "E0001", e.message.clone());
+        }
+    }
+
+    // ---- macro expansion ----------------------------------------------------------------
+
+    fn expand_top_level(&mut self, name: PpTok, m: u32) {
+        let call_id = self.out.calls.len() as u32;
+        let emit = self.emitting();
+        self.line_anchor = (name.file, name.start);
+        self.call = Some(CallTrack {
+            file: name.file,
+            start: name.start,
+            end: name.end(),
+        });
+        let mut out = Vec::new();
+        self.file_reads = true;
+        self.expansion_depth = 0;
+        if !self.try_expand(name, m, &mut out) {
+            // a function-like macro name without arguments: just an identifier
+            self.call = None;
+            if emit {
+                self.emit_raw(name.kind, name.file, name.start, name.len, NO_CALL);
+            }
+            return;
+        }
+        self.drain_pending(&mut out);
+        let track = self
+            .call
+            .take()
+            .expect("call tracking is set during a top-level expansion");
+        if !emit {
+            return;
+        }
+        let info = self.macros[m as usize].info;
+        self.out.calls.push(MacroCall {
+            file: track.file,
+            range: TextRange::new(track.start.into(), track.end.into()),
+            def: info,
+        });
+        self.emit_raw(
+            MACRO_CALL,
+            track.file,
+            track.start,
+            track.end - track.start,
+            call_id,
+        );
+        for (i, t) in out.iter().enumerate() {
+            if i > 0 && t.has(LEADING_SPACE) {
+                self.emit_raw(WHITESPACE, ARENA, 0, 1, call_id);
+            }
+            self.emit_raw(t.kind, t.file, t.start, t.len, call_id);
+        }
+    }
+
+    /// Rescans the pending tokens until none remain, expanding macros as they appear.
+    fn drain_pending(&mut self, out: &mut Vec<PpTok>) {
+        while let Some(p) = self.pending.pop() {
+            match p {
+                Pending::End(m) => self.macros[m as usize].disabled -= 1,
+                Pending::Tok(mut t) => {
+                    if t.kind.is_ident_like() && !t.has(NO_EXPAND) {
+                        if let Some(&m) = self.macro_names.get(self.text_of(&t)) {
+                            if self.macros[m as usize].disabled > 0 {
+                                // painted blue: never expands again
+                                t.flags |= NO_EXPAND;
+                            } else if self.try_expand(t, m, out) {
+                                continue;
+                            }
+                        }
+                    }
+                    out.push(t);
+                }
+            }
+        }
+    }
+
+    /// Skips trivia and markers in `pending` (and, when allowed, the file) to see whether
+    /// the next token is `(`.
+    fn next_is_lparen(&self) -> bool {
+        for p in self.pending.iter().rev() {
+            if let Pending::Tok(t) = p {
+                return t.kind == L_PAREN;
+            }
+        }
+        if !self.file_reads {
+            return false;
+        }
+        let Some(frame) = self.frames.last() else {
+            return false;
+        };
+        let mut at_bol = frame.at_bol;
+        for t in &frame.tokens[frame.idx..] {
+            match t.kind {
+                NEWLINE => at_bol = true,
+                WHITESPACE | COMMENT => {}
+                HASH if at_bol => return false,
+                k => return k == L_PAREN,
+            }
+        }
+        false
+    }
+
+    /// The next token while collecting arguments: from `pending` (re-enabling macros whose
+    /// expansion ends) and then, if allowed, the current file.
+    fn next_arg_token(&mut self) -> Option<PpTok> {
+        while let Some(p) = self.pending.pop() {
+            match p {
+                Pending::End(m) => self.macros[m as usize].disabled -= 1,
+                Pending::Tok(t) => return Some(t),
+            }
+        }
+        if !self.file_reads {
+            return None;
+        }
+        // stay within the current file: an invocation cannot span the end of a header
+        let frame = self.frames.last()?;
+        let depth = self.frames.len();
+        let at_end = frame.tokens[frame.idx..].iter().all(|t| t.kind.is_trivia());
+        if at_end {
+            return None;
+        }
+        let t = self.next_file_token()?;
+        if self.frames.len() != depth {
+            return None;
+        }
+        Some(t)
+    }
+
+    /// Expands the macro `m` invoked by `name`, pushing the result onto `pending`.
+    /// Returns false if `m` is function-like and no `(` follows.
+    fn try_expand(&mut self, name: PpTok, m: u32, out: &mut Vec<PpTok>) -> bool {
+        let mac = &self.macros[m as usize];
+        if mac.function_like && !self.next_is_lparen() {
+            return false;
+        }
+        if let Some(b) = mac.builtin {
+            return self.expand_builtin(name, b, out);
+        }
+        if self.overflowed {
+            // stop expanding, keep the tokens flowing
+            return false;
+        }
+        let function_like = mac.function_like;
+        let args = if function_like {
+            // consume `(`
+            let lp = self.next_arg_token();
+            debug_assert!(lp.is_some_and(|t| t.kind == L_PAREN));
+            match self.collect_args(m, &name) {
+                Some(a) => a,
+                None => return true,
+            }
+        } else {
+            Vec::new()
+        };
+        let result = self.substitute(m, &name, &args);
+        self.expanded_tokens += result.len();
+        if self.expanded_tokens > MAX_EXPANDED_TOKENS {
+            self.overflowed = true;
+            self.diag_tok(
+                &name,
+                Severity::Error,
+                "E0020",
+                format!("macro expansion produced more than {MAX_EXPANDED_TOKENS} tokens; expansion stopped (is a macro expanding exponentially?)"),
+            );
+            return true;
+        }
+        let mac = &mut self.macros[m as usize];
+        mac.disabled += 1;
+        self.pending.push(Pending::End(m));
+        let first_flags = name.flags & LEADING_SPACE;
+        let n = result.len();
+        self.pending.reserve(n);
+        for (i, mut t) in result.into_iter().enumerate().rev() {
+            if i == 0 {
+                t.flags = (t.flags & !LEADING_SPACE) | first_flags;
+            }
+            let _ = i;
+            self.pending.push(Pending::Tok(t));
+        }
+        let _ = out;
+        true
+    }
+
+    fn expand_builtin(&mut self, name: PpTok, b: Builtin, _out: &mut Vec<PpTok>) -> bool {
+        let (file, off) = self.line_anchor;
+        let tok = match b {
+            Builtin::Line => {
+                let line = self.line_number(file, off);
+                self.arena_tok(INT_NUMBER, &line.to_string(), name.flags)
+            }
+            Builtin::File => {
+                let path = self
+                    .presumed_file(file)
+                    .replace('\\', "\\\\")
+                    .replace('"', "\\\"");
+                self.arena_tok(STRING_LIT, &format!("\"{path}\""), name.flags)
+            }
+            Builtin::BaseFile => {
+                let main = self
+                    .out
+                    .files
+                    .first()
+                    .map(|f| f.path.display().to_string())
+                    .unwrap_or_default();
+                self.arena_tok(
+                    STRING_LIT,
+                    &format!("\"{}\"", main.replace('\\', "\\\\").replace('"', "\\\"")),
+                    name.flags,
+                )
+            }
+            Builtin::Counter => {
+                let c = self.counter;
+                self.counter += 1;
+                self.arena_tok(INT_NUMBER, &c.to_string(), name.flags)
+            }
+            Builtin::IncludeLevel => {
+                let level = self
+                    .frames
+                    .iter()
+                    .filter(|f| f.emit)
+                    .count()
+                    .saturating_sub(1);
+                self.arena_tok(INT_NUMBER, &level.to_string(), name.flags)
+            }
+            Builtin::Date => self.arena_tok(STRING_LIT, "\"Jan  1 2000\"", name.flags),
+            Builtin::Time => self.arena_tok(STRING_LIT, "\"00:00:00\"", name.flags),
+            Builtin::Pragma => {
+                // _Pragma("...") : consume the operand, produce nothing
+                let _lp = self.next_arg_token();
+                let mut depth = 0;
+                while let Some(t) = self.next_arg_token() {
+                    match t.kind {
+                        L_PAREN => depth += 1,
+                        R_PAREN if depth == 0 => break,
+                        R_PAREN => depth -= 1,
+                        _ => {}
+                    }
+                }
+                return true;
+            }
+            Builtin::CondOnly => {
+                let n = self.text_of(&name).to_string();
+                self.diag_tok(
+                    &name,
+                    Severity::Error,
+                    "E0011",
+                    format!("`{n}` can only be used in `#if` and `#elif` conditions"),
+                );
+                return false;
+            }
+        };
+        self.pending.push(Pending::Tok(tok));
+        true
+    }
+
+    /// Collects the arguments of an invocation of `m` after its `(`.
+    fn collect_args(&mut self, m: u32, name: &PpTok) -> Option<Vec<Vec<PpTok>>> {
+        let mac = &self.macros[m as usize];
+        let nparams = mac.params.len() + mac.variadic as usize;
+        let variadic = mac.variadic;
+        let mut args: Vec<Vec<PpTok>> = vec![Vec::new()];
+        let mut depth = 0u32;
+        loop {
+            let Some(t) = self.next_arg_token() else {
+                let n = self.macros[m as usize].name.to_string();
+                self.diag_tok(
+                    name,
+                    Severity::Error,
+                    "E0021",
+                    format!("unterminated invocation of macro `{n}`: missing `)`"),
+                );
+                return None;
+            };
+            match t.kind {
+                L_PAREN => depth += 1,
+                R_PAREN if depth == 0 => break,
+                R_PAREN => depth -= 1,
+                COMMA if depth == 0 && !(variadic && args.len() >= nparams) => {
+                    args.push(Vec::new());
+                    continue;
+                }
+                _ => {}
+            }
+            if let Some(last) = args.last_mut() {
+                last.push(t);
+            }
+        }
+        // `f()` passes one empty argument, which is fine for zero or one parameter
+        if nparams == 0 && args.len() == 1 && args[0].is_empty() {
+            args.clear();
+        }
+        if variadic && args.len() == nparams - 1 {
+            args.push(Vec::new());
+        }
+        if args.len() != nparams {
+            let mac = &self.macros[m as usize];
+            let n = mac.name.to_string();
+            let expected = if variadic {
+                format!("at least {}", nparams - 1)
+            } else {
+                nparams.to_string()
+            };
+            let got = args.len();
+            self.diag_tok(
+                name,
+                Severity::Error,
+                "E0022",
+                format!(
+                    "macro `{n}` expects {expected} argument{}, but {got} {} given",
+                    if nparams == 1 { "" } else { "s" },
+                    if got == 1 { "was" } else { "were" }
+                ),
+            );
+            return None;
+        }
+        Some(args)
+    }
+
+    /// Fully expands a token list on its own (an argument, or an `#if` line).
+    fn expand_isolated(&mut self, tokens: &[PpTok]) -> Vec<PpTok> {
+        if self.expansion_depth >= MAX_EXPANSION_DEPTH {
+            if let Some(t) = tokens.first() {
+                let t = *t;
+                self.diag_tok(
+                    &t,
+                    Severity::Error,
+                    "E0020",
+                    "macro arguments nested too deeply; expansion stopped",
+                );
+            }
+            self.overflowed = true;
+            return tokens.to_vec();
+        }
+        self.expansion_depth += 1;
+        let saved = std::mem::take(&mut self.pending);
+        let saved_reads = std::mem::replace(&mut self.file_reads, false);
+        self.pending
+            .extend(tokens.iter().rev().map(|t| Pending::Tok(*t)));
+        let mut out = Vec::with_capacity(tokens.len());
+        self.drain_pending(&mut out);
+        self.pending = saved;
+        self.file_reads = saved_reads;
+        self.expansion_depth -= 1;
+        out
+    }
+
+    /// Builds the replacement of an invocation: parameters substituted, `#` and `##`
+    /// applied. The result is rescanned by the caller.
+    fn substitute(&mut self, m: u32, name: &PpTok, args: &[Vec<PpTok>]) -> Vec<PpTok> {
+        let body = self.macros[m as usize].body.clone();
+        let param_of = self.macros[m as usize].param_of.clone();
+        let function_like = self.macros[m as usize].function_like;
+        let variadic = self.macros[m as usize].variadic;
+        let va_index = self.macros[m as usize].params.len();
+        let mut expanded: Vec<Option<Vec<PpTok>>> = vec![None; args.len()];
+        let mut out: Vec<PpTok> = Vec::with_capacity(body.len());
+        self.subst_range(
+            &body,
+            &param_of,
+            0,
+            body.len(),
+            args,
+            &mut expanded,
+            function_like,
+            variadic,
+            va_index,
+            &mut out,
+        );
+        let has_paste = out.iter().any(|t| t.has(PASTE_OP));
+        let mut out = if has_paste {
+            self.apply_pastes(out, name)
+        } else {
+            out
+        };
+        out.retain(|t| !t.has(PLACEMARKER));
+        out
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn subst_range(
+        &mut self,
+        body: &[PpTok],
+        param_of: &[i32],
+        from: usize,
+        to: usize,
+        args: &[Vec<PpTok>],
+        expanded: &mut Vec<Option<Vec<PpTok>>>,
+        function_like: bool,
+        variadic: bool,
+        va_index: usize,
+        out: &mut Vec<PpTok>,
+    ) {
+        let mut i = from;
+        while i < to {
+            let t = body[i];
+            // `#param`
+            if function_like && t.kind == HASH && i + 1 < to && param_of[i + 1] >= 0 {
+                let p = param_of[i + 1] as usize;
+                let s = self.stringize(args.get(p).map(|a| a.as_slice()).unwrap_or(&[]));
+                let tok = self.arena_tok(STRING_LIT, &s, t.flags & LEADING_SPACE);
+                out.push(tok);
+                i += 2;
+                continue;
+            }
+            // `__VA_OPT__( ... )`
+            if variadic
+                && t.kind == IDENT
+                && self.text_of(&t) == "__VA_OPT__"
+                && i + 1 < to
+                && body[i + 1].kind == L_PAREN
+            {
+                let mut depth = 0;
+                let mut j = i + 1;
+                while j < to {
+                    match body[j].kind {
+                        L_PAREN => depth += 1,
+                        R_PAREN => {
+                            depth -= 1;
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                    j += 1;
+                }
+                let va_present = args.get(va_index).is_some_and(|a| !a.is_empty());
+                if va_present {
+                    self.subst_range(
+                        body,
+                        param_of,
+                        i + 2,
+                        j.min(to),
+                        args,
+                        expanded,
+                        function_like,
+                        variadic,
+                        va_index,
+                        out,
+                    );
+                } else {
+                    out.push(PpTok {
+                        kind: EOF,
+                        flags: PLACEMARKER,
+                        file: ARENA,
+                        start: 0,
+                        len: 0,
+                    });
+                }
+                i = j + 1;
+                continue;
+            }
+            if param_of[i] >= 0 {
+                let p = param_of[i] as usize;
+                let next_paste = i + 1 < to && body[i + 1].has(PASTE_OP);
+                let prev_paste = i > from && body[i - 1].has(PASTE_OP);
+                let va_flag = if variadic && p == va_index {
+                    FROM_VA_ARGS
+                } else {
+                    0
+                };
+                let raw = args.get(p).map(|a| a.as_slice()).unwrap_or(&[]);
+                let toks: Vec<PpTok> = if next_paste || prev_paste {
+                    raw.to_vec()
+                } else {
+                    if expanded[p].is_none() {
+                        let e = self.expand_isolated(raw);
+                        expanded[p] = Some(e);
+                    }
+                    expanded[p].clone().unwrap_or_default()
+                };
+                if toks.is_empty() {
+                    out.push(PpTok {
+                        kind: EOF,
+                        flags: PLACEMARKER | va_flag,
+                        file: ARENA,
+                        start: 0,
+                        len: 0,
+                    });
+                } else {
+                    for (k, mut a) in toks.into_iter().enumerate() {
+                        if k == 0 {
+                            a.flags = (a.flags & !LEADING_SPACE) | (t.flags & LEADING_SPACE);
+                        }
+                        a.flags |= va_flag;
+                        out.push(a);
+                    }
+                }
+                i += 1;
+                continue;
+            }
+            out.push(t);
+            i += 1;
+        }
+    }
+
+    fn apply_pastes(&mut self, toks: Vec<PpTok>, name: &PpTok) -> Vec<PpTok> {
+        let mut out: Vec<PpTok> = Vec::with_capacity(toks.len());
+        let mut it = toks.into_iter().peekable();
+        while let Some(t) = it.next() {
+            if !t.has(PASTE_OP) {
+                out.push(t);
+                continue;
+            }
+            let Some(rhs) = it.next() else { break };
+            let Some(lhs) = out.pop() else {
+                out.push(rhs);
+                continue;
+            };
+            // GNU: `, ## __VA_ARGS__` drops the comma when the variadic arguments are empty
+            if lhs.kind == COMMA && rhs.has(PLACEMARKER) && rhs.has(FROM_VA_ARGS) {
+                continue;
+            }
+            if lhs.kind == COMMA && rhs.has(FROM_VA_ARGS) && !rhs.has(PLACEMARKER) {
+                out.push(lhs);
+                out.push(rhs);
+                continue;
+            }
+            if lhs.has(PLACEMARKER) {
+                out.push(rhs);
+                continue;
+            }
+            if rhs.has(PLACEMARKER) {
+                out.push(lhs);
+                continue;
+            }
+            let joined = format!("{}{}", self.text_of(&lhs), self.text_of(&rhs));
+            match lexer::lex_single(&joined) {
+                Some(kind) => {
+                    let tok = self.arena_tok(kind, &joined, lhs.flags & LEADING_SPACE);
+                    out.push(tok);
+                }
+                None => {
+                    let (l, r) = (
+                        self.text_of(&lhs).to_string(),
+                        self.text_of(&rhs).to_string(),
+                    );
+                    self.diag_tok(
+                        name,
+                        Severity::Error,
+                        "E0023",
+                        format!(
+                            "pasting `{l}` and `{r}` does not give a valid preprocessing token"
+                        ),
+                    );
+                    out.push(lhs);
+                    out.push(rhs);
+                }
+            }
+        }
+        out
+    }
+
+    fn stringize(&self, toks: &[PpTok]) -> String {
+        let mut s = String::from("\"");
+        for (i, t) in toks.iter().enumerate() {
+            if i > 0 && t.has(LEADING_SPACE) {
+                s.push(' ');
+            }
+            let text = self.text_of(t);
+            if matches!(t.kind, STRING_LIT | CHAR_LIT) {
+                for c in text.chars() {
+                    if c == '"' || c == '\\' {
+                        s.push('\\');
+                    }
+                    s.push(c);
+                }
+            } else {
+                s.push_str(text);
+            }
+        }
+        s.push('"');
+        s
+    }
+
+    // ---- directives ---------------------------------------------------------------------
+
+    /// The tokens of the directive line starting at `hash_idx` in the current frame:
+    /// returns the non-trivia tokens after `#` and the index of the terminating newline.
+    fn directive_line(&self, hash_idx: usize) -> (Vec<PpTok>, usize) {
+        let frame = self.frames.last().expect("directive inside a file");
+        let mut toks = Vec::new();
+        let mut space = false;
+        let mut i = hash_idx + 1;
+        while i < frame.tokens.len() {
+            let t = frame.tokens[i];
+            match t.kind {
+                NEWLINE => break,
+                WHITESPACE | COMMENT => space = true,
+                _ => {
+                    toks.push(PpTok {
+                        kind: t.kind,
+                        flags: if space { LEADING_SPACE } else { 0 },
+                        file: frame.file,
+                        start: t.start,
+                        len: t.len,
+                    });
+                    space = false;
+                }
+            }
+            i += 1;
+        }
+        (toks, i)
+    }
+
+    /// Processes the directive whose `#` is at `hash_idx`; its text starts at `start`.
+    fn directive(&mut self, hash_idx: usize, start: u32) {
+        let (line, end_idx) = self.directive_line(hash_idx);
+        let frame = self.frames.last_mut().expect("directive inside a file");
+        let file = frame.file;
+        let hash = frame.tokens[hash_idx];
+        let last_end = frame.tokens[hash_idx..end_idx]
+            .last()
+            .map(|t| t.end())
+            .unwrap_or(hash.end());
+        frame.idx = end_idx;
+        frame.at_bol = false;
+        let range = TextRange::new(start.into(), last_end.into());
+        if self.call.is_none() && self.emitting() {
+            self.emit_raw(PP_DIRECTIVE, file, start, last_end - start, NO_CALL);
+        }
+        self.line_anchor = (file, hash.start);
+        let Some(name_tok) = line.first().copied() else {
+            return;
+        }; // null directive
+        let name = self.text_of(&name_tok).to_string();
+        let rest = &line[1..];
+        if self.call.is_some() && matches!(name.as_str(), "include" | "import" | "include_next") {
+            self.diag(
+                file,
+                range,
+                Severity::Error,
+                "E0012",
+                "`#include` inside the arguments of a macro invocation is not supported",
+            );
+            return;
+        }
+        match name.as_str() {
+            "define" => self.define(rest, file),
+            "undef" => {
+                if let Some(t) = rest.first() {
+                    let n = self.text_of(t).to_string();
+                    if let Some(&m) = self.macro_names.get(n.as_str()) {
+                        if self.macros[m as usize].builtin.is_some() {
+                            self.diag(
+                                file,
+                                t_range(t),
+                                Severity::Warning,
+                                "W0004",
+                                format!("undefining builtin macro `{n}`"),
+                            );
+                        }
+                    }
+                    self.macro_names.remove(n.as_str());
+                } else {
+                    self.diag(
+                        file,
+                        range,
+                        Severity::Error,
+                        "E0013",
+                        "`#undef` needs a macro name",
+                    );
+                }
+            }
+            "include" | "import" | "include_next" => {
+                self.include(rest, file, range, name == "import")
+            }
+            "if" | "ifdef" | "ifndef" => {
+                let v = self.eval_condition(&name, rest, file, range);
+                self.frames.last_mut().expect("in a file").conds.push(Cond {
+                    range,
+                    taken: v,
+                    else_seen: false,
+                });
+                if !v {
+                    self.skip_inactive();
+                }
+            }
+            "elif" | "else" | "elifdef" | "elifndef" => {
+                let frame = self.frames.last_mut().expect("in a file");
+                let state = frame.conds.last_mut().map(|c| {
+                    let was = c.else_seen;
+                    if name == "else" {
+                        c.else_seen = true;
+                    }
+                    was
+                });
+                match state {
+                    None => self.diag(
+                        file,
+                        range,
+                        Severity::Error,
+                        "E0014",
+                        format!("`#{name}` without a matching `#if`"),
+                    ),
+                    Some(else_seen) => {
+                        if else_seen {
+                            self.diag(
+                                file,
+                                range,
+                                Severity::Error,
+                                "E0015",
+                                format!("`#{name}` after `#else`"),
+                            );
+                        }
+                        // we were in the taken branch: skip the rest of the chain
+                        self.skip_inactive();
+                    }
+                }
+            }
+            "endif" => {
+                if self
+                    .frames
+                    .last_mut()
+                    .expect("in a file")
+                    .conds
+                    .pop()
+                    .is_none()
+                {
+                    self.diag(
+                        file,
+                        range,
+                        Severity::Error,
+                        "E0014",
+                        "`#endif` without a matching `#if`",
+                    );
+                }
+            }
+            "pragma" => {
+                if let Some(t) = rest.first()
+                    && self.text_of(t) == "once"
+                {
+                    self.once.insert(file);
+                }
+            }
+            "error" => {
+                let msg = self.directive_message(rest);
+                self.diag(
+                    file,
+                    range,
+                    Severity::Error,
+                    "E0016",
+                    format!("#error {msg}"),
+                );
+            }
+            "warning" => {
+                let msg = self.directive_message(rest);
+                self.diag(
+                    file,
+                    range,
+                    Severity::Warning,
+                    "W0016",
+                    format!("#warning {msg}"),
+                );
+            }
+            "line" => self.line_directive(rest, file, range, end_idx),
+            "ident" | "sccs" | "assert" | "unassert" => {}
+            _ => {
+                if name_tok.kind == INT_NUMBER {
+                    // GNU line marker `# 12 "file"`
+                    self.line_directive(&line, file, range, end_idx);
+                } else {
+                    self.diag(
+                        file,
+                        t_range(&name_tok),
+                        Severity::Error,
+                        "E0017",
+                        format!("invalid preprocessing directive `#{name}`"),
+                    );
+                }
+            }
+        }
+    }
+
+    fn directive_message(&self, rest: &[PpTok]) -> String {
+        match (rest.first(), rest.last()) {
+            (Some(a), Some(b)) => {
+                let text = &self.out.files[a.file as usize].text;
+                text[a.start as usize..b.end() as usize].to_string()
+            }
+            _ => String::new(),
+        }
+    }
+
+    fn line_directive(&mut self, rest: &[PpTok], file: u32, range: TextRange, end_idx: usize) {
+        let expanded = self.expand_isolated(rest);
+        let num = expanded
+            .first()
+            .filter(|t| t.kind == INT_NUMBER)
+            .and_then(|t| self.text_of(t).parse::<u32>().ok());
+        let Some(num) = num else {
+            self.diag(
+                file,
+                range,
+                Severity::Error,
+                "E0018",
+                "`#line` needs a line number",
+            );
+            return;
+        };
+        let name = expanded
+            .get(1)
+            .filter(|t| t.kind == STRING_LIT)
+            .map(|t| self.text_of(t).trim_matches('"').to_string());
+        let frame = self.frames.last().expect("in a file");
+        let next_line_start = frame
+            .tokens
+            .get(end_idx)
+            .map(|t| t.end())
+            .unwrap_or(u32::from(range.end()));
+        self.line_directives
+            .entry(file)
+            .or_default()
+            .push((next_line_start, num, name));
+    }
+
+    fn line_number(&mut self, file: u32, offset: u32) -> u32 {
+        if file == ARENA {
+            return 0;
+        }
+        let text = self.out.files[file as usize].text.clone();
+        let starts = self.line_offsets.entry(file).or_insert_with(|| {
+            let mut v = vec![0u32];
+            v.extend(
+                text.bytes()
+                    .enumerate()
+                    .filter(|(_, b)| *b == b'\n')
+                    .map(|(i, _)| i as u32 + 1),
+            );
+            v
+        });
+        let line = starts.partition_point(|&s| s <= offset) as u32;
+        if let Some(dirs) = self.line_directives.get(&file)
+            && let Some((at, num, _)) = dirs.iter().rev().find(|(at, _, _)| *at <= offset)
+        {
+            let at_line = starts.partition_point(|&s| s <= *at) as u32;
+            return num + (line - at_line);
+        }
+        line
+    }
+
+    fn presumed_file(&self, file: u32) -> String {
+        if let Some(dirs) = self.line_directives.get(&file)
+            && let Some((_, _, Some(name))) = dirs.iter().rev().find(|d| d.2.is_some())
+        {
+            return name.clone();
+        }
+        self.out
+            .files
+            .get(file as usize)
+            .map(|f| f.path.display().to_string())
+            .unwrap_or_default()
+    }
+
+    fn define_builtins(&mut self) {
+        for (name, b, function_like) in [
+            ("__LINE__", Builtin::Line, false),
+            ("__FILE__", Builtin::File, false),
+            ("__FILE_NAME__", Builtin::File, false),
+            ("__COUNTER__", Builtin::Counter, false),
+            ("__INCLUDE_LEVEL__", Builtin::IncludeLevel, false),
+            ("__BASE_FILE__", Builtin::BaseFile, false),
+            ("__DATE__", Builtin::Date, false),
+            ("__TIME__", Builtin::Time, false),
+            ("_Pragma", Builtin::Pragma, true),
+            ("__has_include", Builtin::CondOnly, true),
+            ("__has_include_next", Builtin::CondOnly, true),
+            ("__has_attribute", Builtin::CondOnly, true),
+            ("__has_cpp_attribute", Builtin::CondOnly, true),
+            ("__has_feature", Builtin::CondOnly, true),
+            ("__has_extension", Builtin::CondOnly, true),
+            ("__has_builtin", Builtin::CondOnly, true),
+            ("__is_identifier", Builtin::CondOnly, true),
+        ] {
+            let info = self.out.macros.len() as u32;
+            self.out.macros.push(MacroInfo {
+                name: name.to_string(),
+                file: ARENA,
+                name_range: TextRange::empty(0.into()),
+                params: function_like.then(Vec::new),
+                variadic: false,
+                body: String::new(),
+            });
+            let name: Rc<str> = name.into();
+            let idx = self.macros.len() as u32;
+            self.macros.push(Macro {
+                name: name.clone(),
+                function_like,
+                params: Vec::new(),
+                variadic: false,
+                body: Vec::new(),
+                param_of: Vec::new(),
+                disabled: 0,
+                builtin: Some(b),
+                info,
+            });
+            self.macro_names.insert(name, idx);
+        }
+    }
+
+    fn define(&mut self, rest: &[PpTok], file: u32) {
+        let Some(&name_tok) = rest.first() else {
+            self.diag(
+                file,
+                self.directive_range_hint(),
+                Severity::Error,
+                "E0013",
+                "`#define` needs a macro name",
+            );
+            return;
+        };
+        if !name_tok.kind.is_ident_like() {
+            self.diag(
+                file,
+                t_range(&name_tok),
+                Severity::Error,
+                "E0013",
+                "macro names must be identifiers",
+            );
+            return;
+        }
+        let name: Rc<str> = self.text_of(&name_tok).into();
+        if &*name == "defined" {
+            self.diag(
+                file,
+                t_range(&name_tok),
+                Severity::Error,
+                "E0013",
+                "`defined` cannot be used as a macro name",
+            );
+            return;
+        }
+        let mut i = 1;
+        let function_like = rest
+            .get(1)
+            .is_some_and(|t| t.kind == L_PAREN && t.start == name_tok.end());
+        let mut params: Vec<Rc<str>> = Vec::new();
+        let mut variadic = false;
+        let mut va_name: Option<Rc<str>> = None;
+        if function_like {
+            i = 2;
+            let mut expect_param = true;
+            loop {
+                let Some(t) = rest.get(i).copied() else {
+                    self.diag(
+                        file,
+                        t_range(&name_tok),
+                        Severity::Error,
+                        "E0013",
+                        "missing `)` in macro parameter list",
+                    );
+                    return;
+                };
+                i += 1;
+                match t.kind {
+                    R_PAREN if !expect_param || params.is_empty() && !variadic => break,
+                    DOT3 if expect_param => {
+                        variadic = true;
+                        expect_param = false;
+                    }
+                    COMMA if !expect_param && !variadic => expect_param = true,
+                    k if k.is_ident_like() && expect_param => {
+                        let p: Rc<str> = self.text_of(&t).into();
+                        if rest.get(i).is_some_and(|n| n.kind == DOT3) {
+                            // GNU named variadic parameter `args...`
+                            i += 1;
+                            variadic = true;
+                            va_name = Some(p);
+                        } else {
+                            if params.contains(&p) {
+                                self.diag(
+                                    file,
+                                    t_range(&t),
+                                    Severity::Error,
+                                    "E0013",
+                                    format!("duplicate macro parameter `{p}`"),
+                                );
+                            }
+                            params.push(p);
+                        }
+                        expect_param = false;
+                    }
+                    R_PAREN if variadic => break,
+                    _ => {
+                        let s = self.text_of(&t).to_string();
+                        self.diag(
+                            file,
+                            t_range(&t),
+                            Severity::Error,
+                            "E0013",
+                            format!("unexpected `{s}` in macro parameter list"),
+                        );
+                        return;
+                    }
+                }
+            }
+        }
+        let mut body: Vec<PpTok> = rest[i..].to_vec();
+        if let Some(first) = body.first_mut() {
+            first.flags &= !LEADING_SPACE;
+        }
+        let mut param_of = vec![-1i32; body.len()];
+        for (k, t) in body.iter_mut().enumerate() {
+            if t.kind == HASH2 {
+                t.flags |= PASTE_OP;
+            }
+            if function_like && t.kind.is_ident_like() {
+                let text = self.text_of(t);
+                if let Some(p) = params.iter().position(|p| &**p == text) {
+                    param_of[k] = p as i32;
+                } else if variadic && (text == "__VA_ARGS__" || va_name.as_deref() == Some(text)) {
+                    param_of[k] = params.len() as i32;
+                }
+            }
+        }
+        if body.first().is_some_and(|t| t.kind == HASH2)
+            || (body.len() > 1 && body.last().is_some_and(|t| t.kind == HASH2))
+        {
+            self.diag(
+                file,
+                t_range(&name_tok),
+                Severity::Error,
+                "E0013",
+                "`##` cannot appear at either end of a macro replacement list",
+            );
+            return;
+        }
+        if body.len() == 1 && body[0].kind == HASH2 {
+            body[0].flags &= !PASTE_OP;
+        }
+        if function_like {
+            for k in 0..body.len() {
+                if body[k].kind == HASH && !(k + 1 < body.len() && param_of[k + 1] >= 0) {
+                    let is_va_opt =
+                        k + 1 < body.len() && self.text_of(&body[k + 1]) == "__VA_OPT__";
+                    if !is_va_opt {
+                        self.diag(
+                            file,
+                            t_range(&body[k]),
+                            Severity::Error,
+                            "E0013",
+                            "`#` must be followed by a macro parameter",
+                        );
+                        return;
+                    }
+                }
+            }
+        }
+        let body_text = {
+            let mut s = String::new();
+            for (k, t) in body.iter().enumerate() {
+                if k > 0 && t.has(LEADING_SPACE) {
+                    s.push(' ');
+                }
+                s.push_str(self.text_of(t));
+            }
+            s
+        };
+        // redefinition check
+        if let Some(&old) = self.macro_names.get(&name) {
+            let o = &self.macros[old as usize];
+            let old_info = &self.out.macros[o.info as usize];
+            let same = o.builtin.is_none()
+                && o.function_like == function_like
+                && o.params == params
+                && o.variadic == variadic
+                && old_info.body == body_text;
+            if !same && !self.out.files[file as usize].is_virtual {
+                let msg = if o.builtin.is_some() {
+                    format!("redefining builtin macro `{name}`")
+                } else {
+                    format!("macro `{name}` redefined with a different definition")
+                };
+                self.diag(file, t_range(&name_tok), Severity::Warning, "W0005", msg);
+            }
+        }
+        let info = self.out.macros.len() as u32;
+        self.out.macros.push(MacroInfo {
+            name: name.to_string(),
+            file,
+            name_range: t_range(&name_tok),
+            params: function_like.then(|| params.iter().map(|p| p.to_string()).collect()),
+            variadic,
+            body: body_text,
+        });
+        let idx = self.macros.len() as u32;
+        self.macros.push(Macro {
+            name: name.clone(),
+            function_like,
+            params,
+            variadic,
+            body,
+            param_of,
+            disabled: 0,
+            builtin: None,
+            info,
+        });
+        self.macro_names.insert(name, idx);
+    }
+
+    fn directive_range_hint(&self) -> TextRange {
+        TextRange::empty(self.line_anchor.1.into())
+    }
+
+    // ---- includes -----------------------------------------------------------------------
+
+    fn include(&mut self, rest: &[PpTok], file: u32, range: TextRange, is_import: bool) {
+        let Some((name, angled)) = self.header_name(rest, file) else {
+            self.diag(
+                file,
+                range,
+                Severity::Error,
+                "E0030",
+                "expected a header name: `\"file.h\"` or `<file.h>`",
+            );
+            return;
+        };
+        let record = self.out.includes.len();
+        self.out.includes.push(Include {
+            file,
+            range,
+            name: name.clone(),
+            angled,
+            target: None,
+        });
+        if self.frames.len() > MAX_INCLUDE_DEPTH {
+            self.diag(
+                file,
+                range,
+                Severity::Error,
+                "E0031",
+                format!("#include nested more than {MAX_INCLUDE_DEPTH} levels deep"),
+            );
+            return;
+        }
+        // a file on disk wins over a modelled system header only through -I for angled
+        // includes of unknown headers; Apple's headers always come from the model.
+        if angled || builtin::classify(&name) == SystemHeader::Modelled {
+            if builtin::classify(&name) == SystemHeader::Modelled {
+                self.include_system(&name);
+                return;
+            }
+        }
+        let found = self.search(&name, angled, file);
+        match found {
+            Some(id) => {
+                let idx = self.add_real_file(id);
+                self.out.includes[record].target = Some(idx);
+                if is_import {
+                    self.once.insert(idx);
+                }
+                if self.once.contains(&idx) && self.lexed[idx as usize].is_some() {
+                    return;
+                }
+                if let Some(guard) = self.guard_of(idx)
+                    && self.macro_names.contains_key(&guard)
+                {
+                    return;
+                }
+                if self.frames.iter().any(|f| f.file == idx) {
+                    let path = self.out.files[idx as usize].path.display().to_string();
+                    self.diag(file, range, Severity::Error, "E0032", format!("#include cycle: `{path}` is already being included; add an include guard or `#pragma once`"));
+                    return;
+                }
+                if self.lexed[idx as usize].is_none() {
+                    self.report_load_issues(idx);
+                }
+                self.push_frame(idx, true);
+            }
+            None if angled => {
+                self.diag(
+                    file,
+                    range,
+                    Severity::Warning,
+                    "W0030",
+                    format!("`<{name}>` is not part of the modelled Metal standard library and was not found in the include paths; declarations from it are unknown to analysis"),
+                );
+            }
+            None => {
+                self.diag(file, range, Severity::Error, "E0033", format!("file not found: \"{name}\" (searched next to the including file and in the include paths; add `-I DIR`)"));
+            }
+        }
+    }
+
+    fn include_system(&mut self, name: &str) {
+        if self.builtin_headers.contains_key(name) {
+            return;
+        }
+        let text = builtin::header_text(name, self.config);
+        let idx = self.add_virtual_file(&format!("<{name}>"), text);
+        self.builtin_headers.insert(name.to_string(), idx);
+        self.push_frame(idx, false);
+    }
+
+    fn header_name(&mut self, rest: &[PpTok], file: u32) -> Option<(String, bool)> {
+        let first = rest.first()?;
+        match first.kind {
+            STRING_LIT => {
+                let s = self.text_of(first);
+                let s = s.strip_prefix('"')?.strip_suffix('"')?;
+                Some((s.to_string(), false))
+            }
+            L_ANGLE => {
+                let close = rest
+                    .iter()
+                    .position(|t| t.kind == R_ANGLE || t.kind == SHR || t.kind == GTEQ)?;
+                if first.file == ARENA || rest[close].file != first.file {
+                    let mut s = String::new();
+                    for (k, t) in rest[1..close].iter().enumerate() {
+                        if k > 0 && t.has(LEADING_SPACE) {
+                            s.push(' ');
+                        }
+                        s.push_str(self.text_of(t));
+                    }
+                    return Some((s, true));
+                }
+                let text = &self.out.files[first.file as usize].text;
+                Some((
+                    text[first.end() as usize..rest[close].start as usize].to_string(),
+                    true,
+                ))
+            }
+            _ => {
+                // computed include: expand and try again
+                let expanded = self.expand_isolated(rest);
+                if expanded
+                    .first()
+                    .is_some_and(|t| matches!(t.kind, STRING_LIT | L_ANGLE))
+                {
+                    if expanded.first().is_some_and(|t| t.kind == L_ANGLE) {
+                        let close = expanded.iter().position(|t| t.kind == R_ANGLE)?;
+                        let mut s = String::new();
+                        for (k, t) in expanded[1..close].iter().enumerate() {
+                            if k > 0 && t.has(LEADING_SPACE) {
+                                s.push(' ');
+                            }
+                            s.push_str(self.text_of(t));
+                        }
+                        return Some((s, true));
+                    }
+                    return self.header_name(&expanded[..1], file);
+                }
+                None
+            }
+        }
+    }
+
+    fn search(&self, name: &str, angled: bool, from: u32) -> Option<FileId> {
+        let path = Path::new(name);
+        if path.is_absolute() {
+            return self.resolver.resolve(path);
+        }
+        if !angled {
+            let here = &self.out.files[from as usize].path;
+            if let Some(dir) = here.parent() {
+                if let Some(id) = self.resolver.resolve(&dir.join(path)) {
+                    return Some(id);
+                }
+            }
+        }
+        for dir in &self.config.include_dirs {
+            if let Some(id) = self.resolver.resolve(&dir.join(path)) {
+                return Some(id);
+            }
+        }
+        None
+    }
+
+    /// The include-guard macro of a file wholly wrapped in `#ifndef G` / `#define G` ...
+    /// `#endif`, if it has one.
+    fn guard_of(&mut self, file: u32) -> Option<Rc<str>> {
+        if let Some(g) = self.guards.get(&file) {
+            return g.clone();
+        }
+        let (tokens, _) = self.lex_file(file);
+        let g = detect_guard(&tokens, &self.out.files[file as usize].text);
+        self.guards.insert(file, g.clone());
+        g
+    }
+
+    // ---- conditionals -------------------------------------------------------------------
+
+    fn eval_condition(&mut self, kind: &str, rest: &[PpTok], file: u32, range: TextRange) -> bool {
+        match kind {
+            "ifdef" | "ifndef" | "elifdef" | "elifndef" => {
+                let Some(t) = rest.first() else {
+                    self.diag(
+                        file,
+                        range,
+                        Severity::Error,
+                        "E0019",
+                        format!("`#{kind}` needs a macro name"),
+                    );
+                    return false;
+                };
+                let defined = self.macro_names.contains_key(self.text_of(t));
+                if kind.ends_with("ndef") {
+                    !defined
+                } else {
+                    defined
+                }
+            }
+            _ => {
+                if rest.is_empty() {
+                    self.diag(
+                        file,
+                        range,
+                        Severity::Error,
+                        "E0019",
+                        format!("`#{kind}` needs an expression"),
+                    );
+                    return false;
+                }
+                let toks = self.resolve_defined(rest);
+                let expanded = self.expand_isolated(&toks);
+                let expanded = self.resolve_defined(&expanded);
+                let texts: Vec<expr::ExprTok> = expanded
+                    .iter()
+                    .map(|t| expr::ExprTok {
+                        kind: t.kind,
+                        text: self.text_of(t),
+                    })
+                    .collect();
+                match expr::evaluate(&texts) {
+                    Ok(v) => v.is_true(),
+                    Err(msg) => {
+                        self.diag(
+                            file,
+                            range,
+                            Severity::Error,
+                            "E0019",
+                            format!("in `#{kind}`: {msg}"),
+                        );
+                        false
+                    }
+                }
+            }
+        }
+    }
+
+    /// Replaces `defined X`, `defined(X)`, `__has_include(...)`, `__has_attribute(...)`
+    /// and similar by `1` or `0`, before macro expansion.
+    fn resolve_defined(&mut self, toks: &[PpTok]) -> Vec<PpTok> {
+        let mut out = Vec::with_capacity(toks.len());
+        let mut i = 0;
+        while i < toks.len() {
+            let t = toks[i];
+            let text = if t.kind.is_ident_like() {
+                self.text_of(&t).to_string()
+            } else {
+                String::new()
+            };
+            let value = match text.as_str() {
+                "defined" => {
+                    let (name, next) = if toks.get(i + 1).is_some_and(|n| n.kind == L_PAREN) {
+                        (toks.get(i + 2).copied(), i + 4)
+                    } else {
+                        (toks.get(i + 1).copied(), i + 2)
+                    };
+                    let v = name.is_some_and(|n| self.macro_names.contains_key(self.text_of(&n)));
+                    i = next;
+                    Some(v)
+                }
+                "__has_include"
+                | "__has_include_next"
+                | "__has_attribute"
+                | "__has_cpp_attribute"
+                | "__has_feature"
+                | "__has_extension"
+                | "__has_builtin"
+                | "__is_identifier"
+                    if toks.get(i + 1).is_some_and(|n| n.kind == L_PAREN) =>
+                {
+                    let close = toks[i + 1..]
+                        .iter()
+                        .position(|n| n.kind == R_PAREN)
+                        .map(|p| p + i + 1);
+                    let inner = &toks[i + 2..close.unwrap_or(toks.len())];
+                    let v = self.has_query(&text, inner, t.file);
+                    i = close.map(|c| c + 1).unwrap_or(toks.len());
+                    Some(v)
+                }
+                _ => None,
+            };
+            match value {
+                Some(v) => {
+                    let tok = self.arena_tok(INT_NUMBER, if v { "1" } else { "0" }, t.flags);
+                    out.push(tok);
+                }
+                None => {
+                    out.push(t);
+                    i += 1;
+                }
+            }
+        }
+        out
+    }
+
+    fn has_query(&mut self, what: &str, inner: &[PpTok], file: u32) -> bool {
+        let joined = || inner.iter().map(|t| self.text_of(t)).collect::<String>();
+        match what {
+            "__has_include" | "__has_include_next" => match self.header_name(inner, file) {
+                Some((name, angled)) => {
+                    builtin::classify(&name) == SystemHeader::Modelled
+                        || self
+                            .search(
+                                &name,
+                                angled,
+                                self.frames.last().map(|f| f.file).unwrap_or(file),
+                            )
+                            .is_some()
+                }
+                None => false,
+            },
+            "__has_attribute" | "__has_cpp_attribute" => {
+                let s = joined();
+                builtin::has_attribute(s.rsplit("::").next().unwrap_or(&s))
+            }
+            "__has_feature" | "__has_extension" => builtin::has_feature(&joined()),
+            "__has_builtin" => builtin::has_builtin(&joined()),
+            "__is_identifier" => inner.first().is_some_and(|t| t.kind == IDENT),
+            _ => false,
+        }
+    }
+
+    /// Skips lines of an inactive branch, emitting them as one `PP_INACTIVE` piece per
+    /// region, until the branch ends: returns after processing the `#elif`/`#else` that
+    /// starts an active branch, or the `#endif` that closes the conditional.
+    fn skip_inactive(&mut self) {
+        loop {
+            let Some(frame) = self.frames.last() else {
+                return;
+            };
+            let file = frame.file;
+            let tokens = frame.tokens.clone();
+            let region_start = frame.idx;
+            let mut i = region_start;
+            let mut at_bol = frame.at_bol;
+            let mut depth = 0u32;
+            let mut stop: Option<(usize, String)> = None;
+            while i < tokens.len() {
+                let t = tokens[i];
+                match t.kind {
+                    NEWLINE => at_bol = true,
+                    WHITESPACE | COMMENT => {}
+                    HASH if at_bol => {
+                        at_bol = false;
+                        let name_tok = tokens[i + 1..]
+                            .iter()
+                            .find(|t| !matches!(t.kind, WHITESPACE | COMMENT));
+                        if let Some(n) = name_tok.filter(|n| n.kind != NEWLINE) {
+                            let name = &self.out.files[file as usize].text
+                                [n.start as usize..n.end() as usize];
+                            match name {
+                                "if" | "ifdef" | "ifndef" => depth += 1,
+                                "endif" if depth > 0 => depth -= 1,
+                                "elif" | "else" | "endif" | "elifdef" | "elifndef"
+                                    if depth == 0 =>
+                                {
+                                    stop = Some((i, name.to_string()));
+                                    break;
+                                }
+                                _ => {}
+                            }
+                        }
+                    }
+                    _ => at_bol = false,
+                }
+                i += 1;
+            }
+            let end_offset = match stop {
+                Some((h, _)) => tokens[h].start,
+                None => tokens.last().map(|t| t.end()).unwrap_or(0),
+            };
+            let start_offset = tokens
+                .get(region_start)
+                .map(|t| t.start)
+                .unwrap_or(end_offset);
+            if end_offset > start_offset && self.call.is_none() && self.emitting() {
+                self.emit_raw(
+                    PP_INACTIVE,
+                    file,
+                    start_offset,
+                    end_offset - start_offset,
+                    NO_CALL,
+                );
+            }
+            let Some((hash_idx, name)) = stop else {
+                // end of file inside an inactive branch; pop_frame reports it
+                let frame = self.frames.last_mut().expect("in a file");
+                frame.idx = tokens.len();
+                return;
+            };
+            // process the directive that ends the region
+            let (line, end_idx) = self.directive_line(hash_idx);
+            let frame = self.frames.last_mut().expect("in a file");
+            let last_end = tokens[hash_idx..end_idx]
+                .last()
+                .map(|t| t.end())
+                .unwrap_or(tokens[hash_idx].end());
+            frame.idx = end_idx;
+            frame.at_bol = false;
+            let range = TextRange::new(tokens[hash_idx].start.into(), last_end.into());
+            if self.call.is_none() && self.emitting() {
+                self.emit_raw(
+                    PP_DIRECTIVE,
+                    file,
+                    tokens[hash_idx].start,
+                    last_end - tokens[hash_idx].start,
+                    NO_CALL,
+                );
+            }
+            self.line_anchor = (file, tokens[hash_idx].start);
+            let rest = &line[1..];
+            let frame = self.frames.last_mut().expect("in a file");
+            let Some(cond) = frame.conds.last_mut() else {
+                return;
+            };
+            let (else_seen, taken) = (cond.else_seen, cond.taken);
+            match name.as_str() {
+                "endif" => {
+                    frame.conds.pop();
+                    return;
+                }
+                "else" => {
+                    cond.else_seen = true;
+                    cond.taken = true;
+                    if else_seen {
+                        self.diag(
+                            file,
+                            range,
+                            Severity::Error,
+                            "E0015",
+                            "`#else` after `#else`",
+                        );
+                    }
+                    if !taken {
+                        return;
+                    }
+                }
+                _ => {
+                    if else_seen {
+                        self.diag(
+                            file,
+                            range,
+                            Severity::Error,
+                            "E0015",
+                            format!("`#{name}` after `#else`"),
+                        );
+                    }
+                    if !taken && self.eval_condition(&name, rest, file, range) {
+                        if let Some(c) = self.frames.last_mut().expect("in a file").conds.last_mut()
+                        {
+                            c.taken = true;
+                        }
+                        return;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `@@#` at the start of a line (ANGLE marks directives this way so that a first
+/// preprocessing pass leaves them alone; its build then removes the `@@`).
+fn is_deferred_directive(tokens: &[Token], text: &str) -> bool {
+    matches!(tokens, [a, b, h, ..] if a.kind == ERROR_TOKEN && b.kind == ERROR_TOKEN && h.kind == HASH
+        && &text[a.start as usize..h.end() as usize] == "@@#")
+}
+
+fn t_range(t: &PpTok) -> TextRange {
+    TextRange::at(t.start.into(), TextSize::from(t.len))
+}
+
+/// Finds the include-guard macro of a file: first directive `#ifndef G` (or
+/// `#if !defined(G)`), whose `#endif` is the last directive and is followed only by trivia.
+fn detect_guard(tokens: &[Token], text: &str) -> Option<Rc<str>> {
+    let sig: Vec<&Token> = tokens
+        .iter()
+        .filter(|t| !matches!(t.kind, WHITESPACE | COMMENT))
+        .collect();
+    let tx = |t: &Token| &text[t.start as usize..t.end() as usize];
+    // first line: # ifndef G NEWLINE
+    let mut k = 0;
+    while k < sig.len() && sig[k].kind == NEWLINE {
+        k += 1;
+    }
+    if sig.get(k)?.kind != HASH {
+        return None;
+    }
+    let guard = match (sig.get(k + 1).map(|t| tx(t)), sig.get(k + 2)) {
+        (Some("ifndef"), Some(g))
+            if g.kind.is_ident_like() && sig.get(k + 3).is_none_or(|t| t.kind == NEWLINE) =>
+        {
+            tx(g)
+        }
+        (Some("if"), Some(b)) if b.kind == BANG => {
+            let rest: Vec<&str> = sig[k + 3..]
+                .iter()
+                .take_while(|t| t.kind != NEWLINE)
+                .map(|t| tx(t))
+                .collect();
+            match rest.as_slice() {
+                ["defined", "(", g, ")"] | ["defined", g] => *g,
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    // walk directives; the opening conditional must close at the very last directive
+    let mut depth = 0i32;
+    let mut at_bol = true;
+    let mut closed_at: Option<usize> = None;
+    for (i, t) in sig.iter().enumerate().skip(k) {
+        match t.kind {
+            NEWLINE => at_bol = true,
+            HASH if at_bol => {
+                at_bol = false;
+                if closed_at.is_some() {
+                    return None;
+                }
+                match sig.get(i + 1).map(|t| tx(t)) {
+                    Some("if" | "ifdef" | "ifndef") => depth += 1,
+                    Some("endif") => {
+                        depth -= 1;
+                        if depth == 0 {
+                            closed_at = Some(i);
+                        }
+                    }
+                    Some("else" | "elif" | "elifdef" | "elifndef") if depth == 1 => return None,
+                    _ => {}
+                }
+            }
+            _ => {
+                if closed_at.is_some() && at_bol {
+                    return None;
+                }
+                at_bol = false;
+            }
+        }
+    }
+    let end = closed_at?;
+    // nothing but the endif line after it
+    if sig[end..].iter().skip(2).any(|t| t.kind != NEWLINE) {
+        // allow `#endif // comment` (comments are filtered) but nothing else
+        let after_line = sig[end..]
+            .iter()
+            .position(|t| t.kind == NEWLINE)
+            .map(|p| p + end);
+        if let Some(p) = after_line {
+            if sig[p..].iter().any(|t| t.kind != NEWLINE) {
+                return None;
+            }
+        }
+    }
+    Some(guard.into())
+}

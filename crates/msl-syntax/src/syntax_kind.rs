@@ -1,0 +1,653 @@
+//! The kinds of tokens and nodes in the syntax tree.
+
+/// Every token and node kind. Tokens come first, then nodes.
+#[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u16)]
+pub enum SyntaxKind {
+    // ---- trivia ----
+    WHITESPACE = 0,
+    NEWLINE,
+    COMMENT,
+    /// A whole preprocessor directive line, from `#` to the end of the line.
+    PP_DIRECTIVE,
+    /// Lines skipped by an inactive `#if` branch.
+    PP_INACTIVE,
+    /// The text of a macro invocation as written; its expansion follows as tokens.
+    MACRO_CALL,
+
+    // ---- literals and names ----
+    IDENT,
+    INT_NUMBER,
+    FLOAT_NUMBER,
+    CHAR_LIT,
+    STRING_LIT,
+    /// A character the lexer does not understand.
+    ERROR_TOKEN,
+
+    // ---- punctuation ----
+    SEMI,
+    COMMA,
+    L_PAREN,
+    R_PAREN,
+    L_CURLY,
+    R_CURLY,
+    L_BRACK,
+    R_BRACK,
+    L_ANGLE,
+    R_ANGLE,
+    LTEQ,
+    GTEQ,
+    SHL,
+    SHR,
+    SHLEQ,
+    SHREQ,
+    SPACESHIP,
+    EQ,
+    EQ2,
+    NEQ,
+    BANG,
+    TILDE,
+    QUESTION,
+    COLON,
+    COLON2,
+    DOT,
+    DOT3,
+    DOT_STAR,
+    ARROW,
+    ARROW_STAR,
+    PLUS,
+    MINUS,
+    STAR,
+    SLASH,
+    PERCENT,
+    AMP,
+    PIPE,
+    CARET,
+    AMP2,
+    PIPE2,
+    PLUS2,
+    MINUS2,
+    PLUSEQ,
+    MINUSEQ,
+    STAREQ,
+    SLASHEQ,
+    PERCENTEQ,
+    AMPEQ,
+    PIPEEQ,
+    CARETEQ,
+    HASH,
+    HASH2,
+
+    // ---- C++ keywords ----
+    ALIGNAS_KW,
+    ALIGNOF_KW,
+    ASM_KW,
+    AUTO_KW,
+    BOOL_KW,
+    BREAK_KW,
+    CASE_KW,
+    CATCH_KW,
+    CHAR_KW,
+    CLASS_KW,
+    CONST_KW,
+    CONSTEVAL_KW,
+    CONSTEXPR_KW,
+    CONSTINIT_KW,
+    CONST_CAST_KW,
+    CONTINUE_KW,
+    DECLTYPE_KW,
+    DEFAULT_KW,
+    DELETE_KW,
+    DO_KW,
+    DOUBLE_KW,
+    DYNAMIC_CAST_KW,
+    ELSE_KW,
+    ENUM_KW,
+    EXPLICIT_KW,
+    EXPORT_KW,
+    EXTERN_KW,
+    FALSE_KW,
+    FLOAT_KW,
+    FOR_KW,
+    FRIEND_KW,
+    GOTO_KW,
+    IF_KW,
+    INLINE_KW,
+    INT_KW,
+    LONG_KW,
+    MUTABLE_KW,
+    NAMESPACE_KW,
+    NEW_KW,
+    NOEXCEPT_KW,
+    NULLPTR_KW,
+    OPERATOR_KW,
+    PRIVATE_KW,
+    PROTECTED_KW,
+    PUBLIC_KW,
+    REGISTER_KW,
+    REINTERPRET_CAST_KW,
+    RETURN_KW,
+    SHORT_KW,
+    SIGNED_KW,
+    SIZEOF_KW,
+    STATIC_KW,
+    STATIC_ASSERT_KW,
+    STATIC_CAST_KW,
+    STRUCT_KW,
+    SWITCH_KW,
+    TEMPLATE_KW,
+    THIS_KW,
+    THREAD_LOCAL_KW,
+    THROW_KW,
+    TRUE_KW,
+    TRY_KW,
+    TYPEDEF_KW,
+    TYPEID_KW,
+    TYPENAME_KW,
+    UNION_KW,
+    UNSIGNED_KW,
+    USING_KW,
+    VIRTUAL_KW,
+    VOID_KW,
+    VOLATILE_KW,
+    WHILE_KW,
+
+    // ---- MSL keywords: address spaces and function qualifiers ----
+    DEVICE_KW,
+    CONSTANT_KW,
+    THREAD_KW,
+    THREADGROUP_KW,
+    THREADGROUP_IMAGEBLOCK_KW,
+    RAY_DATA_KW,
+    OBJECT_DATA_KW,
+    KERNEL_KW,
+    VERTEX_KW,
+    FRAGMENT_KW,
+
+    /// End of input (never stored in the tree).
+    EOF,
+
+    // ---- nodes ----
+    SOURCE_FILE,
+    ERROR,
+
+    // declarations
+    FUNCTION,
+    VAR_DECL,
+    INIT_DECLARATOR,
+    TYPEDEF_DECL,
+    ALIAS_DECL,
+    USING_DIRECTIVE,
+    USING_DECL,
+    NAMESPACE,
+    NAMESPACE_ALIAS,
+    DECL_LIST,
+    STATIC_ASSERT,
+    TEMPLATE_DECL,
+    EXPLICIT_INSTANTIATION,
+    LINKAGE_SPEC,
+    EMPTY_DECL,
+    STRUCT,
+    MEMBER_LIST,
+    BASE_CLAUSE,
+    BASE_SPECIFIER,
+    ACCESS_SPECIFIER,
+    ENUM,
+    ENUMERATOR_LIST,
+    ENUMERATOR,
+    FRIEND_DECL,
+
+    // declarators and types
+    DECL_SPECIFIERS,
+    DECLARATOR,
+    PAREN_DECLARATOR,
+    PTR_OPERATOR,
+    ARRAY_SUFFIX,
+    PARAM_LIST,
+    PARAM,
+    TRAILING_RETURN,
+    INITIALIZER,
+    CTOR_INITIALIZER,
+    MEM_INITIALIZER,
+    BIT_FIELD,
+    FUNCTION_BODY,
+    DEFAULTED_BODY,
+    PURE_SPECIFIER,
+    NOEXCEPT_SPEC,
+    TYPE,
+    PATH_TYPE,
+    DECLTYPE_TYPE,
+    ELABORATED_TYPE,
+    BUILTIN_TYPE,
+    PATH,
+    PATH_SEGMENT,
+    NAME,
+    NAME_REF,
+    OPERATOR_NAME,
+    DESTRUCTOR_NAME,
+    TEMPLATE_PARAM_LIST,
+    TYPE_PARAM,
+    NON_TYPE_PARAM,
+    TEMPLATE_TEMPLATE_PARAM,
+    TEMPLATE_ARG_LIST,
+    TEMPLATE_ARG,
+
+    // attributes
+    ATTRIBUTE_LIST,
+    ATTRIBUTE,
+    ATTR_ARGS,
+    GNU_ATTRIBUTE,
+    ALIGNAS_SPEC,
+
+    // statements
+    COMPOUND_STMT,
+    EXPR_STMT,
+    DECL_STMT,
+    IF_STMT,
+    ELSE_BRANCH,
+    CONDITION,
+    SWITCH_STMT,
+    CASE_LABEL,
+    DEFAULT_LABEL,
+    WHILE_STMT,
+    DO_STMT,
+    FOR_STMT,
+    FOR_INIT,
+    FOR_INCREMENT,
+    RANGE_FOR_STMT,
+    BREAK_STMT,
+    CONTINUE_STMT,
+    RETURN_STMT,
+    GOTO_STMT,
+    LABELED_STMT,
+    EMPTY_STMT,
+    TRY_STMT,
+    CATCH_CLAUSE,
+    ASM_STMT,
+
+    // expressions
+    LITERAL,
+    PATH_EXPR,
+    PAREN_EXPR,
+    BIN_EXPR,
+    PREFIX_EXPR,
+    POSTFIX_EXPR,
+    CALL_EXPR,
+    CONSTRUCT_EXPR,
+    ARG_LIST,
+    INDEX_EXPR,
+    MEMBER_EXPR,
+    CAST_EXPR,
+    CXX_CAST_EXPR,
+    CONDITIONAL_EXPR,
+    SIZEOF_EXPR,
+    ALIGNOF_EXPR,
+    LAMBDA_EXPR,
+    CAPTURE_LIST,
+    CAPTURE,
+    INIT_LIST,
+    DESIGNATED_INIT,
+    THIS_EXPR,
+    NEW_EXPR,
+    DELETE_EXPR,
+    THROW_EXPR,
+    TYPEID_EXPR,
+    NOEXCEPT_EXPR,
+    DECLTYPE_EXPR,
+    PACK_EXPANSION,
+    FOLD_EXPR,
+
+    #[doc(hidden)]
+    __LAST,
+}
+
+use SyntaxKind::*;
+
+impl SyntaxKind {
+    /// Whitespace, newlines, comments, directive lines, inactive regions and macro-call text:
+    /// everything the parser skips.
+    pub fn is_trivia(self) -> bool {
+        matches!(
+            self,
+            WHITESPACE | NEWLINE | COMMENT | PP_DIRECTIVE | PP_INACTIVE | MACRO_CALL
+        )
+    }
+
+    pub fn is_keyword(self) -> bool {
+        (ALIGNAS_KW as u16..=FRAGMENT_KW as u16).contains(&(self as u16))
+    }
+
+    pub fn is_punct(self) -> bool {
+        (SEMI as u16..=HASH2 as u16).contains(&(self as u16))
+    }
+
+    pub fn is_literal(self) -> bool {
+        matches!(self, INT_NUMBER | FLOAT_NUMBER | CHAR_LIT | STRING_LIT)
+    }
+
+    /// Identifiers and keywords: anything the preprocessor may treat as a macro name.
+    pub fn is_ident_like(self) -> bool {
+        self == IDENT || self.is_keyword() || self == TRUE_KW || self == FALSE_KW
+    }
+
+    pub fn is_node(self) -> bool {
+        self as u16 > EOF as u16 && self != __LAST
+    }
+
+    pub fn is_address_space(self) -> bool {
+        matches!(
+            self,
+            DEVICE_KW
+                | CONSTANT_KW
+                | THREAD_KW
+                | THREADGROUP_KW
+                | THREADGROUP_IMAGEBLOCK_KW
+                | RAY_DATA_KW
+                | OBJECT_DATA_KW
+        )
+    }
+
+    /// Keywords naming a builtin C++ type (or a part of one, like `unsigned`).
+    pub fn is_builtin_type_keyword(self) -> bool {
+        matches!(
+            self,
+            VOID_KW
+                | BOOL_KW
+                | CHAR_KW
+                | SHORT_KW
+                | INT_KW
+                | LONG_KW
+                | FLOAT_KW
+                | DOUBLE_KW
+                | SIGNED_KW
+                | UNSIGNED_KW
+                | AUTO_KW
+        )
+    }
+
+    pub fn from_keyword(ident: &str) -> Option<SyntaxKind> {
+        let kw = match ident {
+            "alignas" => ALIGNAS_KW,
+            "alignof" => ALIGNOF_KW,
+            "asm" => ASM_KW,
+            "auto" => AUTO_KW,
+            "bool" => BOOL_KW,
+            "break" => BREAK_KW,
+            "case" => CASE_KW,
+            "catch" => CATCH_KW,
+            "char" => CHAR_KW,
+            "class" => CLASS_KW,
+            "const" => CONST_KW,
+            "consteval" => CONSTEVAL_KW,
+            "constexpr" => CONSTEXPR_KW,
+            "constinit" => CONSTINIT_KW,
+            "const_cast" => CONST_CAST_KW,
+            "continue" => CONTINUE_KW,
+            "decltype" => DECLTYPE_KW,
+            "default" => DEFAULT_KW,
+            "delete" => DELETE_KW,
+            "do" => DO_KW,
+            "double" => DOUBLE_KW,
+            "dynamic_cast" => DYNAMIC_CAST_KW,
+            "else" => ELSE_KW,
+            "enum" => ENUM_KW,
+            "explicit" => EXPLICIT_KW,
+            "export" => EXPORT_KW,
+            "extern" => EXTERN_KW,
+            "false" => FALSE_KW,
+            "float" => FLOAT_KW,
+            "for" => FOR_KW,
+            "friend" => FRIEND_KW,
+            "goto" => GOTO_KW,
+            "if" => IF_KW,
+            "inline" => INLINE_KW,
+            "int" => INT_KW,
+            "long" => LONG_KW,
+            "mutable" => MUTABLE_KW,
+            "namespace" => NAMESPACE_KW,
+            "new" => NEW_KW,
+            "noexcept" => NOEXCEPT_KW,
+            "nullptr" => NULLPTR_KW,
+            "operator" => OPERATOR_KW,
+            "private" => PRIVATE_KW,
+            "protected" => PROTECTED_KW,
+            "public" => PUBLIC_KW,
+            "register" => REGISTER_KW,
+            "reinterpret_cast" => REINTERPRET_CAST_KW,
+            "return" => RETURN_KW,
+            "short" => SHORT_KW,
+            "signed" => SIGNED_KW,
+            "sizeof" => SIZEOF_KW,
+            "static" => STATIC_KW,
+            "static_assert" => STATIC_ASSERT_KW,
+            "static_cast" => STATIC_CAST_KW,
+            "struct" => STRUCT_KW,
+            "switch" => SWITCH_KW,
+            "template" => TEMPLATE_KW,
+            "this" => THIS_KW,
+            "thread_local" => THREAD_LOCAL_KW,
+            "throw" => THROW_KW,
+            "true" => TRUE_KW,
+            "try" => TRY_KW,
+            "typedef" => TYPEDEF_KW,
+            "typeid" => TYPEID_KW,
+            "typename" => TYPENAME_KW,
+            "union" => UNION_KW,
+            "unsigned" => UNSIGNED_KW,
+            "using" => USING_KW,
+            "virtual" => VIRTUAL_KW,
+            "void" => VOID_KW,
+            "volatile" => VOLATILE_KW,
+            "while" => WHILE_KW,
+            "device" => DEVICE_KW,
+            "constant" => CONSTANT_KW,
+            "thread" => THREAD_KW,
+            "threadgroup" => THREADGROUP_KW,
+            "threadgroup_imageblock" => THREADGROUP_IMAGEBLOCK_KW,
+            "ray_data" => RAY_DATA_KW,
+            "object_data" => OBJECT_DATA_KW,
+            "kernel" => KERNEL_KW,
+            "vertex" => VERTEX_KW,
+            "fragment" => FRAGMENT_KW,
+            _ => return None,
+        };
+        Some(kw)
+    }
+
+    /// The fixed text of a punctuation token or keyword.
+    pub fn text(self) -> Option<&'static str> {
+        let t = match self {
+            SEMI => ";",
+            COMMA => ",",
+            L_PAREN => "(",
+            R_PAREN => ")",
+            L_CURLY => "{",
+            R_CURLY => "}",
+            L_BRACK => "[",
+            R_BRACK => "]",
+            L_ANGLE => "<",
+            R_ANGLE => ">",
+            LTEQ => "<=",
+            GTEQ => ">=",
+            SHL => "<<",
+            SHR => ">>",
+            SHLEQ => "<<=",
+            SHREQ => ">>=",
+            SPACESHIP => "<=>",
+            EQ => "=",
+            EQ2 => "==",
+            NEQ => "!=",
+            BANG => "!",
+            TILDE => "~",
+            QUESTION => "?",
+            COLON => ":",
+            COLON2 => "::",
+            DOT => ".",
+            DOT3 => "...",
+            DOT_STAR => ".*",
+            ARROW => "->",
+            ARROW_STAR => "->*",
+            PLUS => "+",
+            MINUS => "-",
+            STAR => "*",
+            SLASH => "/",
+            PERCENT => "%",
+            AMP => "&",
+            PIPE => "|",
+            CARET => "^",
+            AMP2 => "&&",
+            PIPE2 => "||",
+            PLUS2 => "++",
+            MINUS2 => "--",
+            PLUSEQ => "+=",
+            MINUSEQ => "-=",
+            STAREQ => "*=",
+            SLASHEQ => "/=",
+            PERCENTEQ => "%=",
+            AMPEQ => "&=",
+            PIPEEQ => "|=",
+            CARETEQ => "^=",
+            HASH => "#",
+            HASH2 => "##",
+            ALIGNAS_KW => "alignas",
+            ALIGNOF_KW => "alignof",
+            ASM_KW => "asm",
+            AUTO_KW => "auto",
+            BOOL_KW => "bool",
+            BREAK_KW => "break",
+            CASE_KW => "case",
+            CATCH_KW => "catch",
+            CHAR_KW => "char",
+            CLASS_KW => "class",
+            CONST_KW => "const",
+            CONSTEVAL_KW => "consteval",
+            CONSTEXPR_KW => "constexpr",
+            CONSTINIT_KW => "constinit",
+            CONST_CAST_KW => "const_cast",
+            CONTINUE_KW => "continue",
+            DECLTYPE_KW => "decltype",
+            DEFAULT_KW => "default",
+            DELETE_KW => "delete",
+            DO_KW => "do",
+            DOUBLE_KW => "double",
+            DYNAMIC_CAST_KW => "dynamic_cast",
+            ELSE_KW => "else",
+            ENUM_KW => "enum",
+            EXPLICIT_KW => "explicit",
+            EXPORT_KW => "export",
+            EXTERN_KW => "extern",
+            FALSE_KW => "false",
+            FLOAT_KW => "float",
+            FOR_KW => "for",
+            FRIEND_KW => "friend",
+            GOTO_KW => "goto",
+            IF_KW => "if",
+            INLINE_KW => "inline",
+            INT_KW => "int",
+            LONG_KW => "long",
+            MUTABLE_KW => "mutable",
+            NAMESPACE_KW => "namespace",
+            NEW_KW => "new",
+            NOEXCEPT_KW => "noexcept",
+            NULLPTR_KW => "nullptr",
+            OPERATOR_KW => "operator",
+            PRIVATE_KW => "private",
+            PROTECTED_KW => "protected",
+            PUBLIC_KW => "public",
+            REGISTER_KW => "register",
+            REINTERPRET_CAST_KW => "reinterpret_cast",
+            RETURN_KW => "return",
+            SHORT_KW => "short",
+            SIGNED_KW => "signed",
+            SIZEOF_KW => "sizeof",
+            STATIC_KW => "static",
+            STATIC_ASSERT_KW => "static_assert",
+            STATIC_CAST_KW => "static_cast",
+            STRUCT_KW => "struct",
+            SWITCH_KW => "switch",
+            TEMPLATE_KW => "template",
+            THIS_KW => "this",
+            THREAD_LOCAL_KW => "thread_local",
+            THROW_KW => "throw",
+            TRUE_KW => "true",
+            TRY_KW => "try",
+            TYPEDEF_KW => "typedef",
+            TYPEID_KW => "typeid",
+            TYPENAME_KW => "typename",
+            UNION_KW => "union",
+            UNSIGNED_KW => "unsigned",
+            USING_KW => "using",
+            VIRTUAL_KW => "virtual",
+            VOID_KW => "void",
+            VOLATILE_KW => "volatile",
+            WHILE_KW => "while",
+            DEVICE_KW => "device",
+            CONSTANT_KW => "constant",
+            THREAD_KW => "thread",
+            THREADGROUP_KW => "threadgroup",
+            THREADGROUP_IMAGEBLOCK_KW => "threadgroup_imageblock",
+            RAY_DATA_KW => "ray_data",
+            OBJECT_DATA_KW => "object_data",
+            KERNEL_KW => "kernel",
+            VERTEX_KW => "vertex",
+            FRAGMENT_KW => "fragment",
+            _ => return None,
+        };
+        Some(t)
+    }
+
+    /// A short human description for error messages: `';'`, `identifier`, ...
+    pub fn describe(self) -> String {
+        match self {
+            IDENT => "identifier".into(),
+            INT_NUMBER | FLOAT_NUMBER => "number".into(),
+            CHAR_LIT => "character literal".into(),
+            STRING_LIT => "string literal".into(),
+            EOF => "end of file".into(),
+            _ => match self.text() {
+                Some(t) => format!("`{t}`"),
+                None => format!("{self:?}").to_lowercase(),
+            },
+        }
+    }
+}
+
+impl From<u16> for SyntaxKind {
+    fn from(d: u16) -> SyntaxKind {
+        assert!(d < (__LAST as u16));
+        // SAFETY: `SyntaxKind` is `repr(u16)` and `d` is below the last discriminant; all
+        // discriminants from 0 to `__LAST` are assigned without gaps.
+        unsafe { std::mem::transmute::<u16, SyntaxKind>(d) }
+    }
+}
+
+impl From<SyntaxKind> for u16 {
+    fn from(k: SyntaxKind) -> u16 {
+        k as u16
+    }
+}
+
+impl From<SyntaxKind> for rowan::SyntaxKind {
+    fn from(kind: SyntaxKind) -> Self {
+        Self(kind as u16)
+    }
+}
+
+/// The rowan language tag for MSL trees.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Msl {}
+
+impl rowan::Language for Msl {
+    type Kind = SyntaxKind;
+    fn kind_from_raw(raw: rowan::SyntaxKind) -> SyntaxKind {
+        SyntaxKind::from(raw.0)
+    }
+    fn kind_to_raw(kind: SyntaxKind) -> rowan::SyntaxKind {
+        kind.into()
+    }
+}
+
+pub type SyntaxNode = rowan::SyntaxNode<Msl>;
+pub type SyntaxToken = rowan::SyntaxToken<Msl>;
+pub type SyntaxElement = rowan::SyntaxElement<Msl>;
