@@ -100,10 +100,7 @@ impl Platform {
 /// Parses a `-std=` value: `metal3.2`, `macos-metal2.4`, `ios-metal1.2`. Returns the
 /// version and the platform if the value names one.
 pub fn parse_std(s: &str) -> Option<(MetalVersion, Option<Platform>)> {
-    let s = s
-        .trim()
-        .trim_start_matches("-std=")
-        .trim_start_matches("--std=");
+    let s = s.trim().trim_start_matches("-std=").trim_start_matches("--std=");
     let (platform, rest) = match s.split_once('-') {
         Some((p, rest)) => (Some(Platform::parse(p)?), rest),
         None => (None, s),
@@ -144,9 +141,7 @@ impl PpConfig {
     /// Adds a `-D` flag's value: `NAME`, `NAME=VALUE`.
     pub fn define(&mut self, flag: &str) {
         match flag.split_once('=') {
-            Some((n, v)) => self
-                .defines
-                .push((n.trim().to_string(), Some(v.to_string()))),
+            Some((n, v)) => self.defines.push((n.trim().to_string(), Some(v.to_string()))),
             None => self.defines.push((flag.trim().to_string(), None)),
         }
     }
@@ -159,14 +154,8 @@ mod tests {
     #[test]
     fn std_values() {
         assert_eq!(parse_std("metal3.2"), Some((MetalVersion::V3_2, None)));
-        assert_eq!(
-            parse_std("macos-metal2.4"),
-            Some((MetalVersion::V2_4, Some(Platform::MacOS)))
-        );
-        assert_eq!(
-            parse_std("-std=ios-metal1.2"),
-            Some((MetalVersion::V1_2, Some(Platform::IOS)))
-        );
+        assert_eq!(parse_std("macos-metal2.4"), Some((MetalVersion::V2_4, Some(Platform::MacOS))));
+        assert_eq!(parse_std("-std=ios-metal1.2"), Some((MetalVersion::V1_2, Some(Platform::IOS))));
         assert_eq!(parse_std("metal9.9"), None);
         assert_eq!(parse_std("banana-metal3.0"), None);
         assert_eq!(MetalVersion::V2_1.macro_value(), 210);

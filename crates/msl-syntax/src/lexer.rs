@@ -32,13 +32,8 @@ pub struct LexError {
 
 /// Lexes `text` completely. The tokens cover every byte of the text, in order.
 pub fn lex(text: &str) -> (Vec<Token>, Vec<LexError>) {
-    let mut lx = Lexer {
-        text,
-        bytes: text.as_bytes(),
-        pos: 0,
-        tokens: Vec::with_capacity(text.len() / 3),
-        errors: Vec::new(),
-    };
+    let mut lx =
+        Lexer { text, bytes: text.as_bytes(), pos: 0, tokens: Vec::with_capacity(text.len() / 3), errors: Vec::new() };
     lx.run();
     (lx.tokens, lx.errors)
 }
@@ -75,11 +70,7 @@ impl<'a> Lexer<'a> {
     }
 
     fn push(&mut self, kind: SyntaxKind, start: usize) {
-        self.tokens.push(Token {
-            kind,
-            start: start as u32,
-            len: (self.pos - start) as u32,
-        });
+        self.tokens.push(Token { kind, start: start as u32, len: (self.pos - start) as u32 });
     }
 
     fn error(&mut self, start: usize, end: usize, message: impl Into<String>) {
@@ -256,11 +247,7 @@ impl<'a> Lexer<'a> {
                 }
                 Some(b'\\') => {
                     let n = self.continuation_len(self.pos);
-                    self.pos += if n > 0 {
-                        n
-                    } else {
-                        2.min(self.bytes.len() - self.pos)
-                    };
+                    self.pos += if n > 0 { n } else { 2.min(self.bytes.len() - self.pos) };
                 }
                 Some(_) => self.pos += 1,
             }
@@ -272,14 +259,8 @@ impl<'a> Lexer<'a> {
         // at the opening quote; R"delim( ... )delim"
         self.pos += 1;
         let delim_start = self.pos;
-        while self.pos < self.bytes.len()
-            && self.bytes[self.pos] != b'('
-            && self.pos - delim_start <= 16
-        {
-            if matches!(
-                self.bytes[self.pos],
-                b' ' | b')' | b'\\' | b'\t' | b'\n' | b'"'
-            ) {
+        while self.pos < self.bytes.len() && self.bytes[self.pos] != b'(' && self.pos - delim_start <= 16 {
+            if matches!(self.bytes[self.pos], b' ' | b')' | b'\\' | b'\t' | b'\n' | b'"') {
                 break;
             }
             self.pos += 1;
@@ -337,12 +318,9 @@ impl<'a> Lexer<'a> {
         self.pos += 1;
         while self.pos < self.bytes.len() {
             let b = self.bytes[self.pos];
-            if matches!(b, b'+' | b'-')
-                && matches!(self.bytes[self.pos - 1], b'e' | b'E' | b'p' | b'P')
-            {
+            if matches!(b, b'+' | b'-') && matches!(self.bytes[self.pos - 1], b'e' | b'E' | b'p' | b'P') {
                 // an exponent sign, unless the `e` belongs to a hex mantissa (0x1e+2 is 0x1e + 2)
-                let is_hex = self.text[start..].len() > 1
-                    && matches!(&self.bytes[start..start + 2], b"0x" | b"0X");
+                let is_hex = self.text[start..].len() > 1 && matches!(&self.bytes[start..start + 2], b"0x" | b"0X");
                 let e = self.bytes[self.pos - 1];
                 if is_hex && matches!(e, b'e' | b'E') {
                     break;
@@ -350,9 +328,7 @@ impl<'a> Lexer<'a> {
                 self.pos += 1;
             } else if is_ident_continue(b) || b == b'.' {
                 self.pos += 1;
-            } else if b == b'\''
-                && self.pos + 1 < self.bytes.len()
-                && self.bytes[self.pos + 1].is_ascii_alphanumeric()
+            } else if b == b'\'' && self.pos + 1 < self.bytes.len() && self.bytes[self.pos + 1].is_ascii_alphanumeric()
             {
                 self.pos += 1; // digit separator
             } else {
@@ -430,11 +406,7 @@ impl<'a> Lexer<'a> {
         };
         self.pos += len;
         if kind == ERROR_TOKEN {
-            let shown = if b0.is_ascii_graphic() {
-                format!("`{}`", b0 as char)
-            } else {
-                format!("byte 0x{b0:02x}")
-            };
+            let shown = if b0.is_ascii_graphic() { format!("`{}`", b0 as char) } else { format!("byte 0x{b0:02x}") };
             self.error(start, self.pos, format!("unexpected character {shown}"));
         }
         self.push(kind, start);
@@ -487,9 +459,7 @@ pub fn classify_number(text: &str) -> Result<SyntaxKind, (SyntaxKind, String)> {
             break;
         }
     }
-    if (radix == 10 && i < bytes.len() && bytes[i] == 'e')
-        || (radix == 16 && i < bytes.len() && bytes[i] == 'p')
-    {
+    if (radix == 10 && i < bytes.len() && bytes[i] == 'e') || (radix == 16 && i < bytes.len() && bytes[i] == 'p') {
         has_exp = true;
         i += 1;
         if i < bytes.len() && (bytes[i] == '+' || bytes[i] == '-') {
@@ -506,10 +476,7 @@ pub fn classify_number(text: &str) -> Result<SyntaxKind, (SyntaxKind, String)> {
     let suffix: String = bytes[i..].iter().collect();
     let is_float = has_dot || has_exp;
     if radix == 16 && has_dot && !has_exp {
-        return Err((
-            FLOAT_NUMBER,
-            format!("hexadecimal floating literal `{text}` needs a `p` exponent"),
-        ));
+        return Err((FLOAT_NUMBER, format!("hexadecimal floating literal `{text}` needs a `p` exponent")));
     }
     if digits == 0 && !(radix == 10 && has_dot) {
         return Err((INT_NUMBER, format!("invalid number `{text}`")));
@@ -522,36 +489,21 @@ pub fn classify_number(text: &str) -> Result<SyntaxKind, (SyntaxKind, String)> {
             "" | "f" | "h" | "l" | "bf" => Ok(FLOAT_NUMBER),
             _ => Err((
                 FLOAT_NUMBER,
-                format!(
-                    "invalid suffix `{}` on floating literal",
-                    &text[text.len() - suffix.len()..]
-                ),
+                format!("invalid suffix `{}` on floating literal", &text[text.len() - suffix.len()..]),
             )),
         };
     }
     if radix == 10 && lower.len() > 1 && lower.starts_with('0') {
         // octal
-        if let Some(bad) = lower[..lower.len() - suffix.len()]
-            .chars()
-            .find(|c| *c == '8' || *c == '9')
-        {
-            return Err((
-                INT_NUMBER,
-                format!("invalid digit `{bad}` in octal constant"),
-            ));
+        if let Some(bad) = lower[..lower.len() - suffix.len()].chars().find(|c| *c == '8' || *c == '9') {
+            return Err((INT_NUMBER, format!("invalid digit `{bad}` in octal constant")));
         }
     }
     match suffix.as_str() {
         "" | "u" | "l" | "ul" | "lu" | "ll" | "ull" | "llu" | "z" | "uz" | "zu" => Ok(INT_NUMBER),
         // `1f`, `2h` are accepted by the Metal compiler as floating literals
         "f" | "h" | "bf" if radix == 10 => Ok(FLOAT_NUMBER),
-        _ => Err((
-            INT_NUMBER,
-            format!(
-                "invalid suffix `{}` on integer literal",
-                &text[text.len() - suffix.len()..]
-            ),
-        )),
+        _ => Err((INT_NUMBER, format!("invalid suffix `{}` on integer literal", &text[text.len() - suffix.len()..]))),
     }
 }
 
@@ -601,10 +553,7 @@ mod tests {
 
     #[test]
     fn hex_e_plus_is_not_an_exponent() {
-        assert_eq!(
-            kinds("0x1e+2"),
-            vec![(INT_NUMBER, "0x1e"), (PLUS, "+"), (INT_NUMBER, "2")]
-        );
+        assert_eq!(kinds("0x1e+2"), vec![(INT_NUMBER, "0x1e"), (PLUS, "+"), (INT_NUMBER, "2")]);
         assert_eq!(kinds("1e+2"), vec![(FLOAT_NUMBER, "1e+2")]);
     }
 

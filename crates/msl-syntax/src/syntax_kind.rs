@@ -308,10 +308,7 @@ impl SyntaxKind {
     /// Whitespace, newlines, comments, directive lines, inactive regions and macro-call text:
     /// everything the parser skips.
     pub fn is_trivia(self) -> bool {
-        matches!(
-            self,
-            WHITESPACE | NEWLINE | COMMENT | PP_DIRECTIVE | PP_INACTIVE | MACRO_CALL
-        )
+        matches!(self, WHITESPACE | NEWLINE | COMMENT | PP_DIRECTIVE | PP_INACTIVE | MACRO_CALL)
     }
 
     pub fn is_keyword(self) -> bool {

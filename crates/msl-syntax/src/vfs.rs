@@ -64,10 +64,7 @@ impl Vfs {
 
     /// In-memory files first, then the disk.
     pub fn with_disk() -> Vfs {
-        Vfs {
-            use_disk: true,
-            ..Vfs::default()
-        }
+        Vfs { use_disk: true, ..Vfs::default() }
     }
 
     /// Adds (or replaces) an in-memory file.
@@ -88,11 +85,7 @@ impl Vfs {
             return id;
         }
         let id = FileId(inner.entries.len() as u32);
-        inner.entries.push(Entry {
-            path: path.clone(),
-            text,
-            issues,
-        });
+        inner.entries.push(Entry { path: path.clone(), text, issues });
         inner.by_path.insert(path, Some(id));
         id
     }
@@ -135,30 +128,15 @@ impl FileResolver for Vfs {
     }
 
     fn text(&self, file: FileId) -> Arc<str> {
-        self.inner
-            .borrow()
-            .entries
-            .get(file.0 as usize)
-            .map(|e| e.text.clone())
-            .unwrap_or_else(|| Arc::from(""))
+        self.inner.borrow().entries.get(file.0 as usize).map(|e| e.text.clone()).unwrap_or_else(|| Arc::from(""))
     }
 
     fn path(&self, file: FileId) -> PathBuf {
-        self.inner
-            .borrow()
-            .entries
-            .get(file.0 as usize)
-            .map(|e| e.path.clone())
-            .unwrap_or_default()
+        self.inner.borrow().entries.get(file.0 as usize).map(|e| e.path.clone()).unwrap_or_default()
     }
 
     fn load_issues(&self, file: FileId) -> Vec<LoadIssue> {
-        self.inner
-            .borrow()
-            .entries
-            .get(file.0 as usize)
-            .map(|e| e.issues.clone())
-            .unwrap_or_default()
+        self.inner.borrow().entries.get(file.0 as usize).map(|e| e.issues.clone()).unwrap_or_default()
     }
 }
 
@@ -168,10 +146,7 @@ pub fn decode(bytes: &[u8]) -> (String, Vec<LoadIssue>) {
     let bytes = if bytes.len() > MAX_FILE_BYTES {
         issues.push(LoadIssue {
             range: TextRange::empty(0.into()),
-            message: format!(
-                "file is larger than {} MiB; only the beginning is read",
-                MAX_FILE_BYTES >> 20
-            ),
+            message: format!("file is larger than {} MiB; only the beginning is read", MAX_FILE_BYTES >> 20),
         });
         &bytes[..MAX_FILE_BYTES]
     } else {
@@ -211,9 +186,7 @@ pub fn decode(bytes: &[u8]) -> (String, Vec<LoadIssue>) {
             if reported > 20 {
                 issues.push(LoadIssue {
                     range: TextRange::empty(0.into()),
-                    message: format!(
-                        "{reported} invalid UTF-8 sequences in total; is this a binary file?"
-                    ),
+                    message: format!("{reported} invalid UTF-8 sequences in total; is this a binary file?"),
                 });
             }
             (out, issues)
@@ -229,10 +202,7 @@ pub fn normalize(path: &Path) -> PathBuf {
         match c {
             Component::CurDir => {}
             Component::ParentDir => {
-                let after_parent = matches!(
-                    out.components().next_back(),
-                    None | Some(Component::ParentDir)
-                );
+                let after_parent = matches!(out.components().next_back(), None | Some(Component::ParentDir));
                 if after_parent || !out.pop() {
                     out.push("..");
                 }

@@ -217,14 +217,7 @@ pub fn predefines(config: &PpConfig) -> String {
     if v >= MetalVersion::V3_1 {
         def("__HAVE_BFLOAT__", "1");
     }
-    def(
-        "__cplusplus",
-        if v >= MetalVersion::V4_0 {
-            "201703L"
-        } else {
-            "201402L"
-        },
-    );
+    def("__cplusplus", if v >= MetalVersion::V4_0 { "201703L" } else { "201402L" });
     def("__clang__", "1");
     def("__clang_major__", "17");
     def("__clang_minor__", "0");

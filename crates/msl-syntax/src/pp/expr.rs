@@ -38,17 +38,10 @@ pub(crate) fn evaluate(tokens: &[ExprTok<'_>]) -> Result<Value, String> {
     if tokens.is_empty() {
         return Err("`#if` with no expression".into());
     }
-    let mut p = Eval {
-        toks: tokens,
-        pos: 0,
-        depth: 0,
-    };
+    let mut p = Eval { toks: tokens, pos: 0, depth: 0 };
     let v = p.ternary(true)?;
     if p.pos < tokens.len() {
-        return Err(format!(
-            "unexpected `{}` in preprocessor expression",
-            tokens[p.pos].text
-        ));
+        return Err(format!("unexpected `{}` in preprocessor expression", tokens[p.pos].text));
     }
     Ok(v)
 }
@@ -158,16 +151,10 @@ impl Eval<'_, '_> {
             TRUE_KW => Value::Signed(1),
             FALSE_KW => Value::Signed(0),
             FLOAT_NUMBER => {
-                return Err(format!(
-                    "floating-point literal `{}` in preprocessor expression",
-                    tok.text
-                ));
+                return Err(format!("floating-point literal `{}` in preprocessor expression", tok.text));
             }
             STRING_LIT => {
-                return Err(format!(
-                    "string literal {} in preprocessor expression",
-                    tok.text
-                ));
+                return Err(format!("string literal {} in preprocessor expression", tok.text));
             }
             k if k.is_ident_like() => {
                 // An identifier that is not a macro evaluates to 0; `name(...)` looks like
@@ -181,10 +168,7 @@ impl Eval<'_, '_> {
                 Value::Signed(0)
             }
             _ => {
-                return Err(format!(
-                    "unexpected `{}` in preprocessor expression",
-                    tok.text
-                ));
+                return Err(format!("unexpected `{}` in preprocessor expression", tok.text));
             }
         };
         self.depth -= 1;
@@ -281,17 +265,11 @@ fn parse_int(text: &str) -> Result<Value, String> {
     };
     let v = u64::from_str_radix(digits, radix)
         .map_err(|_| format!("invalid integer `{text}` in preprocessor expression"))?;
-    if suffix.contains('u') || v > i64::MAX as u64 {
-        Ok(Value::Unsigned(v))
-    } else {
-        Ok(Value::Signed(v as i64))
-    }
+    if suffix.contains('u') || v > i64::MAX as u64 { Ok(Value::Unsigned(v)) } else { Ok(Value::Signed(v as i64)) }
 }
 
 fn char_value(text: &str) -> i64 {
-    let inner = text
-        .trim_start_matches(|c| c != '\'')
-        .trim_start_matches('\'');
+    let inner = text.trim_start_matches(|c| c != '\'').trim_start_matches('\'');
     let inner = inner.strip_suffix('\'').unwrap_or(inner);
     let mut chars = inner.chars();
     match chars.next() {
@@ -326,10 +304,7 @@ mod tests {
         let toks: Vec<ExprTok> = tokens
             .iter()
             .filter(|t| !t.kind.is_trivia())
-            .map(|t| ExprTok {
-                kind: t.kind,
-                text: &s[t.start as usize..t.end() as usize],
-            })
+            .map(|t| ExprTok { kind: t.kind, text: &s[t.start as usize..t.end() as usize] })
             .collect();
         evaluate(&toks)
     }
@@ -339,16 +314,8 @@ mod tests {
         assert_eq!(eval("1 + 2 * 3"), Ok(Value::Signed(7)));
         assert_eq!(eval("(1 + 2) * 3 == 9"), Ok(Value::Signed(1)));
         assert_eq!(eval("320 >= 310 && 1"), Ok(Value::Signed(1)));
-        assert_eq!(
-            eval("-1 < 0u"),
-            Ok(Value::Signed(0)),
-            "usual arithmetic conversions"
-        );
-        assert_eq!(
-            eval("0 && 1 / 0"),
-            Ok(Value::Signed(0)),
-            "short circuit hides division by zero"
-        );
+        assert_eq!(eval("-1 < 0u"), Ok(Value::Signed(0)), "usual arithmetic conversions");
+        assert_eq!(eval("0 && 1 / 0"), Ok(Value::Signed(0)), "short circuit hides division by zero");
         assert_eq!(eval("1 ? 2 : 1 / 0"), Ok(Value::Signed(2)));
         assert_eq!(eval("0x10 | 010 | 0b1"), Ok(Value::Signed(16 | 8 | 1)));
         assert_eq!(eval("'A' == 65"), Ok(Value::Signed(1)));

@@ -129,11 +129,7 @@ impl Preprocessed {
     /// The text of a piece.
     pub fn text(&self, p: &Piece) -> &str {
         let (s, e) = (p.start as usize, (p.start + p.len) as usize);
-        if p.file == ARENA {
-            &self.arena[s..e]
-        } else {
-            &self.files[p.file as usize].text[s..e]
-        }
+        if p.file == ARENA { &self.arena[s..e] } else { &self.files[p.file as usize].text[s..e] }
     }
 }
 
@@ -325,12 +321,7 @@ impl<'r> Pp<'r> {
 
     fn add_virtual_file(&mut self, name: &str, text: String) -> u32 {
         let i = self.out.files.len() as u32;
-        self.out.files.push(PpFile {
-            id: None,
-            path: PathBuf::from(name),
-            text: text.into(),
-            is_virtual: true,
-        });
+        self.out.files.push(PpFile { id: None, path: PathBuf::from(name), text: text.into(), is_virtual: true });
         self.lexed.push(None);
         i
     }
@@ -347,15 +338,7 @@ impl<'r> Pp<'r> {
 
     fn push_frame(&mut self, file: u32, emit: bool) {
         let (tokens, lex_errors) = self.lex_file(file);
-        self.frames.push(Frame {
-            file,
-            tokens,
-            idx: 0,
-            conds: Vec::new(),
-            emit,
-            at_bol: true,
-            lex_errors,
-        });
+        self.frames.push(Frame { file, tokens, idx: 0, conds: Vec::new(), emit, at_bol: true, lex_errors });
     }
 
     fn pop_frame(&mut self) {
@@ -374,11 +357,7 @@ impl<'r> Pp<'r> {
 
     fn text_of(&self, t: &PpTok) -> &str {
         let (s, e) = (t.start as usize, (t.start + t.len) as usize);
-        if t.file == ARENA {
-            &self.out.arena[s..e]
-        } else {
-            &self.out.files[t.file as usize].text[s..e]
-        }
+        if t.file == ARENA { &self.out.arena[s..e] } else { &self.out.files[t.file as usize].text[s..e] }
     }
 
     fn diag(
@@ -392,22 +371,10 @@ impl<'r> Pp<'r> {
         if self.out.diagnostics.len() >= 10_000 {
             return;
         }
-        self.out.diagnostics.push(PpDiagnostic {
-            file,
-            range,
-            severity,
-            code,
-            message: message.into(),
-        });
+        self.out.diagnostics.push(PpDiagnostic { file, range, severity, code, message: message.into() });
     }
 
-    fn diag_tok(
-        &mut self,
-        t: &PpTok,
-        severity: Severity,
-        code: &'static str,
-        message: impl Into<String>,
-    ) {
+    fn diag_tok(&mut self, t: &PpTok, severity: Severity, code: &'static str, message: impl Into<String>) {
         let (file, range) = self.locate(t);
         self.diag(file, range, severity, code, message);
     }
@@ -427,13 +394,7 @@ impl<'r> Pp<'r> {
     fn arena_tok(&mut self, kind: SyntaxKind, text: &str, flags: u8) -> PpTok {
         let start = self.out.arena.len() as u32;
         self.out.arena.push_str(text);
-        PpTok {
-            kind,
-            flags,
-            file: ARENA,
-            start,
-            len: text.len() as u32,
-        }
+        PpTok { kind, flags, file: ARENA, start, len: text.len() as u32 }
     }
 
     // ---- output -------------------------------------------------------------------------
@@ -443,13 +404,7 @@ impl<'r> Pp<'r> {
     }
 
     fn emit_raw(&mut self, kind: SyntaxKind, file: u32, start: u32, len: u32, call: u32) {
-        self.out.pieces.push(Piece {
-            kind,
-            file,
-            start,
-            len,
-            call,
-        });
+        self.out.pieces.push(Piece { kind, file, start, len, call });
     }
 
     // ---- the main loop ------------------------------------------------------------------
@@ -516,23 +471,13 @@ impl<'r> Pp<'r> {
                 _ => {
                     frame.at_bol = false;
                     self.check_lex_errors(tok);
-                    let flags = if std::mem::take(&mut self.saw_space) {
-                        LEADING_SPACE
-                    } else {
-                        0
-                    };
+                    let flags = if std::mem::take(&mut self.saw_space) { LEADING_SPACE } else { 0 };
                     if let Some(c) = &mut self.call
                         && c.file == file
                     {
                         c.end = c.end.max(tok.end());
                     }
-                    return Some(PpTok {
-                        kind: tok.kind,
-                        flags,
-                        file,
-                        start: tok.start,
-                        len: tok.len,
-                    });
+                    return Some(PpTok { kind: tok.kind, flags, file, start: tok.start, len: tok.len });
                 }
             }
         }
@@ -548,10 +493,7 @@ impl<'r> Pp<'r> {
         let errs = frame.lex_errors.clone();
         let file = frame.file;
         let i = errs.partition_point(|e| u32::from(e.range.start()) < tok.start);
-        for e in errs[i..]
-            .iter()
-            .take_while(|e| u32::from(e.range.start()) < tok.end().max(tok.start + 1))
-        {
+        for e in errs[i..].iter().take_while(|e| u32::from(e.range.start()) < tok.end().max(tok.start + 1)) {
             self.diag(file, e.range, Severity::Error, "E0001", e.message.clone());
         }
     }
@@ -562,11 +504,7 @@ impl<'r> Pp<'r> {
         let call_id = self.out.calls.len() as u32;
         let emit = self.emitting();
         self.line_anchor = (name.file, name.start);
-        self.call = Some(CallTrack {
-            file: name.file,
-            start: name.start,
-            end: name.end(),
-        });
+        self.call = Some(CallTrack { file: name.file, start: name.start, end: name.end() });
         let mut out = Vec::new();
         self.file_reads = true;
         self.expansion_depth = 0;
@@ -579,10 +517,7 @@ impl<'r> Pp<'r> {
             return;
         }
         self.drain_pending(&mut out);
-        let track = self
-            .call
-            .take()
-            .expect("call tracking is set during a top-level expansion");
+        let track = self.call.take().expect("call tracking is set during a top-level expansion");
         if !emit {
             return;
         }
@@ -592,13 +527,7 @@ impl<'r> Pp<'r> {
             range: TextRange::new(track.start.into(), track.end.into()),
             def: info,
         });
-        self.emit_raw(
-            MACRO_CALL,
-            track.file,
-            track.start,
-            track.end - track.start,
-            call_id,
-        );
+        self.emit_raw(MACRO_CALL, track.file, track.start, track.end - track.start, call_id);
         for (i, t) in out.iter().enumerate() {
             if i > 0 && t.has(LEADING_SPACE) {
                 self.emit_raw(WHITESPACE, ARENA, 0, 1, call_id);
@@ -744,19 +673,11 @@ impl<'r> Pp<'r> {
                 self.arena_tok(INT_NUMBER, &line.to_string(), name.flags)
             }
             Builtin::File => {
-                let path = self
-                    .presumed_file(file)
-                    .replace('\\', "\\\\")
-                    .replace('"', "\\\"");
+                let path = self.presumed_file(file).replace('\\', "\\\\").replace('"', "\\\"");
                 self.arena_tok(STRING_LIT, &format!("\"{path}\""), name.flags)
             }
             Builtin::BaseFile => {
-                let main = self
-                    .out
-                    .files
-                    .first()
-                    .map(|f| f.path.display().to_string())
-                    .unwrap_or_default();
+                let main = self.out.files.first().map(|f| f.path.display().to_string()).unwrap_or_default();
                 self.arena_tok(
                     STRING_LIT,
                     &format!("\"{}\"", main.replace('\\', "\\\\").replace('"', "\\\"")),
@@ -769,12 +690,7 @@ impl<'r> Pp<'r> {
                 self.arena_tok(INT_NUMBER, &c.to_string(), name.flags)
             }
             Builtin::IncludeLevel => {
-                let level = self
-                    .frames
-                    .iter()
-                    .filter(|f| f.emit)
-                    .count()
-                    .saturating_sub(1);
+                let level = self.frames.iter().filter(|f| f.emit).count().saturating_sub(1);
                 self.arena_tok(INT_NUMBER, &level.to_string(), name.flags)
             }
             Builtin::Date => self.arena_tok(STRING_LIT, "\"Jan  1 2000\"", name.flags),
@@ -850,11 +766,7 @@ impl<'r> Pp<'r> {
         if args.len() != nparams {
             let mac = &self.macros[m as usize];
             let n = mac.name.to_string();
-            let expected = if variadic {
-                format!("at least {}", nparams - 1)
-            } else {
-                nparams.to_string()
-            };
+            let expected = if variadic { format!("at least {}", nparams - 1) } else { nparams.to_string() };
             let got = args.len();
             self.diag_tok(
                 name,
@@ -876,12 +788,7 @@ impl<'r> Pp<'r> {
         if self.expansion_depth >= MAX_EXPANSION_DEPTH {
             if let Some(t) = tokens.first() {
                 let t = *t;
-                self.diag_tok(
-                    &t,
-                    Severity::Error,
-                    "E0020",
-                    "macro arguments nested too deeply; expansion stopped",
-                );
+                self.diag_tok(&t, Severity::Error, "E0020", "macro arguments nested too deeply; expansion stopped");
             }
             self.overflowed = true;
             return tokens.to_vec();
@@ -889,8 +796,7 @@ impl<'r> Pp<'r> {
         self.expansion_depth += 1;
         let saved = std::mem::take(&mut self.pending);
         let saved_reads = std::mem::replace(&mut self.file_reads, false);
-        self.pending
-            .extend(tokens.iter().rev().map(|t| Pending::Tok(*t)));
+        self.pending.extend(tokens.iter().rev().map(|t| Pending::Tok(*t)));
         let mut out = Vec::with_capacity(tokens.len());
         self.drain_pending(&mut out);
         self.pending = saved;
@@ -922,11 +828,7 @@ impl<'r> Pp<'r> {
             &mut out,
         );
         let has_paste = out.iter().any(|t| t.has(PASTE_OP));
-        let mut out = if has_paste {
-            self.apply_pastes(out, name)
-        } else {
-            out
-        };
+        let mut out = if has_paste { self.apply_pastes(out, name) } else { out };
         out.retain(|t| !t.has(PLACEMARKER));
         out
     }
@@ -994,13 +896,7 @@ impl<'r> Pp<'r> {
                         out,
                     );
                 } else {
-                    out.push(PpTok {
-                        kind: EOF,
-                        flags: PLACEMARKER,
-                        file: ARENA,
-                        start: 0,
-                        len: 0,
-                    });
+                    out.push(PpTok { kind: EOF, flags: PLACEMARKER, file: ARENA, start: 0, len: 0 });
                 }
                 i = j + 1;
                 continue;
@@ -1009,11 +905,7 @@ impl<'r> Pp<'r> {
                 let p = param_of[i] as usize;
                 let next_paste = i + 1 < to && body[i + 1].has(PASTE_OP);
                 let prev_paste = i > from && body[i - 1].has(PASTE_OP);
-                let va_flag = if variadic && p == va_index {
-                    FROM_VA_ARGS
-                } else {
-                    0
-                };
+                let va_flag = if variadic && p == va_index { FROM_VA_ARGS } else { 0 };
                 let raw = args.get(p).map(|a| a.as_slice()).unwrap_or(&[]);
                 let toks: Vec<PpTok> = if next_paste || prev_paste {
                     raw.to_vec()
@@ -1025,13 +917,7 @@ impl<'r> Pp<'r> {
                     expanded[p].clone().unwrap_or_default()
                 };
                 if toks.is_empty() {
-                    out.push(PpTok {
-                        kind: EOF,
-                        flags: PLACEMARKER | va_flag,
-                        file: ARENA,
-                        start: 0,
-                        len: 0,
-                    });
+                    out.push(PpTok { kind: EOF, flags: PLACEMARKER | va_flag, file: ARENA, start: 0, len: 0 });
                 } else {
                     for (k, mut a) in toks.into_iter().enumerate() {
                         if k == 0 {
@@ -1086,17 +972,12 @@ impl<'r> Pp<'r> {
                     out.push(tok);
                 }
                 None => {
-                    let (l, r) = (
-                        self.text_of(&lhs).to_string(),
-                        self.text_of(&rhs).to_string(),
-                    );
+                    let (l, r) = (self.text_of(&lhs).to_string(), self.text_of(&rhs).to_string());
                     self.diag_tok(
                         name,
                         Severity::Error,
                         "E0023",
-                        format!(
-                            "pasting `{l}` and `{r}` does not give a valid preprocessing token"
-                        ),
+                        format!("pasting `{l}` and `{r}` does not give a valid preprocessing token"),
                     );
                     out.push(lhs);
                     out.push(rhs);
@@ -1164,10 +1045,7 @@ impl<'r> Pp<'r> {
         let frame = self.frames.last_mut().expect("directive inside a file");
         let file = frame.file;
         let hash = frame.tokens[hash_idx];
-        let last_end = frame.tokens[hash_idx..end_idx]
-            .last()
-            .map(|t| t.end())
-            .unwrap_or(hash.end());
+        let last_end = frame.tokens[hash_idx..end_idx].last().map(|t| t.end()).unwrap_or(hash.end());
         frame.idx = end_idx;
         frame.at_bol = false;
         let range = TextRange::new(start.into(), last_end.into());
@@ -1208,25 +1086,13 @@ impl<'r> Pp<'r> {
                     }
                     self.macro_names.remove(n.as_str());
                 } else {
-                    self.diag(
-                        file,
-                        range,
-                        Severity::Error,
-                        "E0013",
-                        "`#undef` needs a macro name",
-                    );
+                    self.diag(file, range, Severity::Error, "E0013", "`#undef` needs a macro name");
                 }
             }
-            "include" | "import" | "include_next" => {
-                self.include(rest, file, range, name == "import")
-            }
+            "include" | "import" | "include_next" => self.include(rest, file, range, name == "import"),
             "if" | "ifdef" | "ifndef" => {
                 let v = self.eval_condition(&name, rest, file, range);
-                self.frames.last_mut().expect("in a file").conds.push(Cond {
-                    range,
-                    taken: v,
-                    else_seen: false,
-                });
+                self.frames.last_mut().expect("in a file").conds.push(Cond { range, taken: v, else_seen: false });
                 if !v {
                     self.skip_inactive();
                 }
@@ -1241,22 +1107,12 @@ impl<'r> Pp<'r> {
                     was
                 });
                 match state {
-                    None => self.diag(
-                        file,
-                        range,
-                        Severity::Error,
-                        "E0014",
-                        format!("`#{name}` without a matching `#if`"),
-                    ),
+                    None => {
+                        self.diag(file, range, Severity::Error, "E0014", format!("`#{name}` without a matching `#if`"))
+                    }
                     Some(else_seen) => {
                         if else_seen {
-                            self.diag(
-                                file,
-                                range,
-                                Severity::Error,
-                                "E0015",
-                                format!("`#{name}` after `#else`"),
-                            );
+                            self.diag(file, range, Severity::Error, "E0015", format!("`#{name}` after `#else`"));
                         }
                         // we were in the taken branch: skip the rest of the chain
                         self.skip_inactive();
@@ -1264,21 +1120,8 @@ impl<'r> Pp<'r> {
                 }
             }
             "endif" => {
-                if self
-                    .frames
-                    .last_mut()
-                    .expect("in a file")
-                    .conds
-                    .pop()
-                    .is_none()
-                {
-                    self.diag(
-                        file,
-                        range,
-                        Severity::Error,
-                        "E0014",
-                        "`#endif` without a matching `#if`",
-                    );
+                if self.frames.last_mut().expect("in a file").conds.pop().is_none() {
+                    self.diag(file, range, Severity::Error, "E0014", "`#endif` without a matching `#if`");
                 }
             }
             "pragma" => {
@@ -1290,23 +1133,11 @@ impl<'r> Pp<'r> {
             }
             "error" => {
                 let msg = self.directive_message(rest);
-                self.diag(
-                    file,
-                    range,
-                    Severity::Error,
-                    "E0016",
-                    format!("#error {msg}"),
-                );
+                self.diag(file, range, Severity::Error, "E0016", format!("#error {msg}"));
             }
             "warning" => {
                 let msg = self.directive_message(rest);
-                self.diag(
-                    file,
-                    range,
-                    Severity::Warning,
-                    "W0016",
-                    format!("#warning {msg}"),
-                );
+                self.diag(file, range, Severity::Warning, "W0016", format!("#warning {msg}"));
             }
             "line" => self.line_directive(rest, file, range, end_idx),
             "ident" | "sccs" | "assert" | "unassert" => {}
@@ -1339,34 +1170,16 @@ impl<'r> Pp<'r> {
 
     fn line_directive(&mut self, rest: &[PpTok], file: u32, range: TextRange, end_idx: usize) {
         let expanded = self.expand_isolated(rest);
-        let num = expanded
-            .first()
-            .filter(|t| t.kind == INT_NUMBER)
-            .and_then(|t| self.text_of(t).parse::<u32>().ok());
+        let num = expanded.first().filter(|t| t.kind == INT_NUMBER).and_then(|t| self.text_of(t).parse::<u32>().ok());
         let Some(num) = num else {
-            self.diag(
-                file,
-                range,
-                Severity::Error,
-                "E0018",
-                "`#line` needs a line number",
-            );
+            self.diag(file, range, Severity::Error, "E0018", "`#line` needs a line number");
             return;
         };
-        let name = expanded
-            .get(1)
-            .filter(|t| t.kind == STRING_LIT)
-            .map(|t| self.text_of(t).trim_matches('"').to_string());
+        let name =
+            expanded.get(1).filter(|t| t.kind == STRING_LIT).map(|t| self.text_of(t).trim_matches('"').to_string());
         let frame = self.frames.last().expect("in a file");
-        let next_line_start = frame
-            .tokens
-            .get(end_idx)
-            .map(|t| t.end())
-            .unwrap_or(u32::from(range.end()));
-        self.line_directives
-            .entry(file)
-            .or_default()
-            .push((next_line_start, num, name));
+        let next_line_start = frame.tokens.get(end_idx).map(|t| t.end()).unwrap_or(u32::from(range.end()));
+        self.line_directives.entry(file).or_default().push((next_line_start, num, name));
     }
 
     fn line_number(&mut self, file: u32, offset: u32) -> u32 {
@@ -1376,12 +1189,7 @@ impl<'r> Pp<'r> {
         let text = self.out.files[file as usize].text.clone();
         let starts = self.line_offsets.entry(file).or_insert_with(|| {
             let mut v = vec![0u32];
-            v.extend(
-                text.bytes()
-                    .enumerate()
-                    .filter(|(_, b)| *b == b'\n')
-                    .map(|(i, _)| i as u32 + 1),
-            );
+            v.extend(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i as u32 + 1));
             v
         });
         let line = starts.partition_point(|&s| s <= offset) as u32;
@@ -1400,11 +1208,7 @@ impl<'r> Pp<'r> {
         {
             return name.clone();
         }
-        self.out
-            .files
-            .get(file as usize)
-            .map(|f| f.path.display().to_string())
-            .unwrap_or_default()
+        self.out.files.get(file as usize).map(|f| f.path.display().to_string()).unwrap_or_default()
     }
 
     fn define_builtins(&mut self) {
@@ -1455,40 +1259,20 @@ impl<'r> Pp<'r> {
 
     fn define(&mut self, rest: &[PpTok], file: u32) {
         let Some(&name_tok) = rest.first() else {
-            self.diag(
-                file,
-                self.directive_range_hint(),
-                Severity::Error,
-                "E0013",
-                "`#define` needs a macro name",
-            );
+            self.diag(file, self.directive_range_hint(), Severity::Error, "E0013", "`#define` needs a macro name");
             return;
         };
         if !name_tok.kind.is_ident_like() {
-            self.diag(
-                file,
-                t_range(&name_tok),
-                Severity::Error,
-                "E0013",
-                "macro names must be identifiers",
-            );
+            self.diag(file, t_range(&name_tok), Severity::Error, "E0013", "macro names must be identifiers");
             return;
         }
         let name: Rc<str> = self.text_of(&name_tok).into();
         if &*name == "defined" {
-            self.diag(
-                file,
-                t_range(&name_tok),
-                Severity::Error,
-                "E0013",
-                "`defined` cannot be used as a macro name",
-            );
+            self.diag(file, t_range(&name_tok), Severity::Error, "E0013", "`defined` cannot be used as a macro name");
             return;
         }
         let mut i = 1;
-        let function_like = rest
-            .get(1)
-            .is_some_and(|t| t.kind == L_PAREN && t.start == name_tok.end());
+        let function_like = rest.get(1).is_some_and(|t| t.kind == L_PAREN && t.start == name_tok.end());
         let mut params: Vec<Rc<str>> = Vec::new();
         let mut variadic = false;
         let mut va_name: Option<Rc<str>> = None;
@@ -1586,8 +1370,7 @@ impl<'r> Pp<'r> {
         if function_like {
             for k in 0..body.len() {
                 if body[k].kind == HASH && !(k + 1 < body.len() && param_of[k + 1] >= 0) {
-                    let is_va_opt =
-                        k + 1 < body.len() && self.text_of(&body[k + 1]) == "__VA_OPT__";
+                    let is_va_opt = k + 1 < body.len() && self.text_of(&body[k + 1]) == "__VA_OPT__";
                     if !is_va_opt {
                         self.diag(
                             file,
@@ -1661,23 +1444,11 @@ impl<'r> Pp<'r> {
 
     fn include(&mut self, rest: &[PpTok], file: u32, range: TextRange, is_import: bool) {
         let Some((name, angled)) = self.header_name(rest, file) else {
-            self.diag(
-                file,
-                range,
-                Severity::Error,
-                "E0030",
-                "expected a header name: `\"file.h\"` or `<file.h>`",
-            );
+            self.diag(file, range, Severity::Error, "E0030", "expected a header name: `\"file.h\"` or `<file.h>`");
             return;
         };
         let record = self.out.includes.len();
-        self.out.includes.push(Include {
-            file,
-            range,
-            name: name.clone(),
-            angled,
-            target: None,
-        });
+        self.out.includes.push(Include { file, range, name: name.clone(), angled, target: None });
         if self.frames.len() > MAX_INCLUDE_DEPTH {
             self.diag(
                 file,
@@ -1714,7 +1485,15 @@ impl<'r> Pp<'r> {
                 }
                 if self.frames.iter().any(|f| f.file == idx) {
                     let path = self.out.files[idx as usize].path.display().to_string();
-                    self.diag(file, range, Severity::Error, "E0032", format!("#include cycle: `{path}` is already being included; add an include guard or `#pragma once`"));
+                    self.diag(
+                        file,
+                        range,
+                        Severity::Error,
+                        "E0032",
+                        format!(
+                            "#include cycle: `{path}` is already being included; add an include guard or `#pragma once`"
+                        ),
+                    );
                     return;
                 }
                 if self.lexed[idx as usize].is_none() {
@@ -1756,9 +1535,7 @@ impl<'r> Pp<'r> {
                 Some((s.to_string(), false))
             }
             L_ANGLE => {
-                let close = rest
-                    .iter()
-                    .position(|t| t.kind == R_ANGLE || t.kind == SHR || t.kind == GTEQ)?;
+                let close = rest.iter().position(|t| t.kind == R_ANGLE || t.kind == SHR || t.kind == GTEQ)?;
                 if first.file == ARENA || rest[close].file != first.file {
                     let mut s = String::new();
                     for (k, t) in rest[1..close].iter().enumerate() {
@@ -1770,18 +1547,12 @@ impl<'r> Pp<'r> {
                     return Some((s, true));
                 }
                 let text = &self.out.files[first.file as usize].text;
-                Some((
-                    text[first.end() as usize..rest[close].start as usize].to_string(),
-                    true,
-                ))
+                Some((text[first.end() as usize..rest[close].start as usize].to_string(), true))
             }
             _ => {
                 // computed include: expand and try again
                 let expanded = self.expand_isolated(rest);
-                if expanded
-                    .first()
-                    .is_some_and(|t| matches!(t.kind, STRING_LIT | L_ANGLE))
-                {
+                if expanded.first().is_some_and(|t| matches!(t.kind, STRING_LIT | L_ANGLE)) {
                     if expanded.first().is_some_and(|t| t.kind == L_ANGLE) {
                         let close = expanded.iter().position(|t| t.kind == R_ANGLE)?;
                         let mut s = String::new();
@@ -1839,53 +1610,26 @@ impl<'r> Pp<'r> {
         match kind {
             "ifdef" | "ifndef" | "elifdef" | "elifndef" => {
                 let Some(t) = rest.first() else {
-                    self.diag(
-                        file,
-                        range,
-                        Severity::Error,
-                        "E0019",
-                        format!("`#{kind}` needs a macro name"),
-                    );
+                    self.diag(file, range, Severity::Error, "E0019", format!("`#{kind}` needs a macro name"));
                     return false;
                 };
                 let defined = self.macro_names.contains_key(self.text_of(t));
-                if kind.ends_with("ndef") {
-                    !defined
-                } else {
-                    defined
-                }
+                if kind.ends_with("ndef") { !defined } else { defined }
             }
             _ => {
                 if rest.is_empty() {
-                    self.diag(
-                        file,
-                        range,
-                        Severity::Error,
-                        "E0019",
-                        format!("`#{kind}` needs an expression"),
-                    );
+                    self.diag(file, range, Severity::Error, "E0019", format!("`#{kind}` needs an expression"));
                     return false;
                 }
                 let toks = self.resolve_defined(rest);
                 let expanded = self.expand_isolated(&toks);
                 let expanded = self.resolve_defined(&expanded);
-                let texts: Vec<expr::ExprTok> = expanded
-                    .iter()
-                    .map(|t| expr::ExprTok {
-                        kind: t.kind,
-                        text: self.text_of(t),
-                    })
-                    .collect();
+                let texts: Vec<expr::ExprTok> =
+                    expanded.iter().map(|t| expr::ExprTok { kind: t.kind, text: self.text_of(t) }).collect();
                 match expr::evaluate(&texts) {
                     Ok(v) => v.is_true(),
                     Err(msg) => {
-                        self.diag(
-                            file,
-                            range,
-                            Severity::Error,
-                            "E0019",
-                            format!("in `#{kind}`: {msg}"),
-                        );
+                        self.diag(file, range, Severity::Error, "E0019", format!("in `#{kind}`: {msg}"));
                         false
                     }
                 }
@@ -1900,11 +1644,7 @@ impl<'r> Pp<'r> {
         let mut i = 0;
         while i < toks.len() {
             let t = toks[i];
-            let text = if t.kind.is_ident_like() {
-                self.text_of(&t).to_string()
-            } else {
-                String::new()
-            };
+            let text = if t.kind.is_ident_like() { self.text_of(&t).to_string() } else { String::new() };
             let value = match text.as_str() {
                 "defined" => {
                     let (name, next) = if toks.get(i + 1).is_some_and(|n| n.kind == L_PAREN) {
@@ -1926,10 +1666,7 @@ impl<'r> Pp<'r> {
                 | "__is_identifier"
                     if toks.get(i + 1).is_some_and(|n| n.kind == L_PAREN) =>
                 {
-                    let close = toks[i + 1..]
-                        .iter()
-                        .position(|n| n.kind == R_PAREN)
-                        .map(|p| p + i + 1);
+                    let close = toks[i + 1..].iter().position(|n| n.kind == R_PAREN).map(|p| p + i + 1);
                     let inner = &toks[i + 2..close.unwrap_or(toks.len())];
                     let v = self.has_query(&text, inner, t.file);
                     i = close.map(|c| c + 1).unwrap_or(toks.len());
@@ -1957,13 +1694,7 @@ impl<'r> Pp<'r> {
             "__has_include" | "__has_include_next" => match self.header_name(inner, file) {
                 Some((name, angled)) => {
                     builtin::classify(&name) == SystemHeader::Modelled
-                        || self
-                            .search(
-                                &name,
-                                angled,
-                                self.frames.last().map(|f| f.file).unwrap_or(file),
-                            )
-                            .is_some()
+                        || self.search(&name, angled, self.frames.last().map(|f| f.file).unwrap_or(file)).is_some()
                 }
                 None => false,
             },
@@ -2000,18 +1731,13 @@ impl<'r> Pp<'r> {
                     WHITESPACE | COMMENT => {}
                     HASH if at_bol => {
                         at_bol = false;
-                        let name_tok = tokens[i + 1..]
-                            .iter()
-                            .find(|t| !matches!(t.kind, WHITESPACE | COMMENT));
+                        let name_tok = tokens[i + 1..].iter().find(|t| !matches!(t.kind, WHITESPACE | COMMENT));
                         if let Some(n) = name_tok.filter(|n| n.kind != NEWLINE) {
-                            let name = &self.out.files[file as usize].text
-                                [n.start as usize..n.end() as usize];
+                            let name = &self.out.files[file as usize].text[n.start as usize..n.end() as usize];
                             match name {
                                 "if" | "ifdef" | "ifndef" => depth += 1,
                                 "endif" if depth > 0 => depth -= 1,
-                                "elif" | "else" | "endif" | "elifdef" | "elifndef"
-                                    if depth == 0 =>
-                                {
+                                "elif" | "else" | "endif" | "elifdef" | "elifndef" if depth == 0 => {
                                     stop = Some((i, name.to_string()));
                                     break;
                                 }
@@ -2027,18 +1753,9 @@ impl<'r> Pp<'r> {
                 Some((h, _)) => tokens[h].start,
                 None => tokens.last().map(|t| t.end()).unwrap_or(0),
             };
-            let start_offset = tokens
-                .get(region_start)
-                .map(|t| t.start)
-                .unwrap_or(end_offset);
+            let start_offset = tokens.get(region_start).map(|t| t.start).unwrap_or(end_offset);
             if end_offset > start_offset && self.call.is_none() && self.emitting() {
-                self.emit_raw(
-                    PP_INACTIVE,
-                    file,
-                    start_offset,
-                    end_offset - start_offset,
-                    NO_CALL,
-                );
+                self.emit_raw(PP_INACTIVE, file, start_offset, end_offset - start_offset, NO_CALL);
             }
             let Some((hash_idx, name)) = stop else {
                 // end of file inside an inactive branch; pop_frame reports it
@@ -2049,21 +1766,12 @@ impl<'r> Pp<'r> {
             // process the directive that ends the region
             let (line, end_idx) = self.directive_line(hash_idx);
             let frame = self.frames.last_mut().expect("in a file");
-            let last_end = tokens[hash_idx..end_idx]
-                .last()
-                .map(|t| t.end())
-                .unwrap_or(tokens[hash_idx].end());
+            let last_end = tokens[hash_idx..end_idx].last().map(|t| t.end()).unwrap_or(tokens[hash_idx].end());
             frame.idx = end_idx;
             frame.at_bol = false;
             let range = TextRange::new(tokens[hash_idx].start.into(), last_end.into());
             if self.call.is_none() && self.emitting() {
-                self.emit_raw(
-                    PP_DIRECTIVE,
-                    file,
-                    tokens[hash_idx].start,
-                    last_end - tokens[hash_idx].start,
-                    NO_CALL,
-                );
+                self.emit_raw(PP_DIRECTIVE, file, tokens[hash_idx].start, last_end - tokens[hash_idx].start, NO_CALL);
             }
             self.line_anchor = (file, tokens[hash_idx].start);
             let rest = &line[1..];
@@ -2081,13 +1789,7 @@ impl<'r> Pp<'r> {
                     cond.else_seen = true;
                     cond.taken = true;
                     if else_seen {
-                        self.diag(
-                            file,
-                            range,
-                            Severity::Error,
-                            "E0015",
-                            "`#else` after `#else`",
-                        );
+                        self.diag(file, range, Severity::Error, "E0015", "`#else` after `#else`");
                     }
                     if !taken {
                         return;
@@ -2095,17 +1797,10 @@ impl<'r> Pp<'r> {
                 }
                 _ => {
                     if else_seen {
-                        self.diag(
-                            file,
-                            range,
-                            Severity::Error,
-                            "E0015",
-                            format!("`#{name}` after `#else`"),
-                        );
+                        self.diag(file, range, Severity::Error, "E0015", format!("`#{name}` after `#else`"));
                     }
                     if !taken && self.eval_condition(&name, rest, file, range) {
-                        if let Some(c) = self.frames.last_mut().expect("in a file").conds.last_mut()
-                        {
+                        if let Some(c) = self.frames.last_mut().expect("in a file").conds.last_mut() {
                             c.taken = true;
                         }
                         return;
@@ -2130,10 +1825,7 @@ fn t_range(t: &PpTok) -> TextRange {
 /// Finds the include-guard macro of a file: first directive `#ifndef G` (or
 /// `#if !defined(G)`), whose `#endif` is the last directive and is followed only by trivia.
 fn detect_guard(tokens: &[Token], text: &str) -> Option<Rc<str>> {
-    let sig: Vec<&Token> = tokens
-        .iter()
-        .filter(|t| !matches!(t.kind, WHITESPACE | COMMENT))
-        .collect();
+    let sig: Vec<&Token> = tokens.iter().filter(|t| !matches!(t.kind, WHITESPACE | COMMENT)).collect();
     let tx = |t: &Token| &text[t.start as usize..t.end() as usize];
     // first line: # ifndef G NEWLINE
     let mut k = 0;
@@ -2144,17 +1836,11 @@ fn detect_guard(tokens: &[Token], text: &str) -> Option<Rc<str>> {
         return None;
     }
     let guard = match (sig.get(k + 1).map(|t| tx(t)), sig.get(k + 2)) {
-        (Some("ifndef"), Some(g))
-            if g.kind.is_ident_like() && sig.get(k + 3).is_none_or(|t| t.kind == NEWLINE) =>
-        {
+        (Some("ifndef"), Some(g)) if g.kind.is_ident_like() && sig.get(k + 3).is_none_or(|t| t.kind == NEWLINE) => {
             tx(g)
         }
         (Some("if"), Some(b)) if b.kind == BANG => {
-            let rest: Vec<&str> = sig[k + 3..]
-                .iter()
-                .take_while(|t| t.kind != NEWLINE)
-                .map(|t| tx(t))
-                .collect();
+            let rest: Vec<&str> = sig[k + 3..].iter().take_while(|t| t.kind != NEWLINE).map(|t| tx(t)).collect();
             match rest.as_slice() {
                 ["defined", "(", g, ")"] | ["defined", g] => *g,
                 _ => return None,
@@ -2198,10 +1884,7 @@ fn detect_guard(tokens: &[Token], text: &str) -> Option<Rc<str>> {
     // nothing but the endif line after it
     if sig[end..].iter().skip(2).any(|t| t.kind != NEWLINE) {
         // allow `#endif // comment` (comments are filtered) but nothing else
-        let after_line = sig[end..]
-            .iter()
-            .position(|t| t.kind == NEWLINE)
-            .map(|p| p + end);
+        let after_line = sig[end..].iter().position(|t| t.kind == NEWLINE).map(|p| p + end);
         if let Some(p) = after_line {
             if sig[p..].iter().any(|t| t.kind != NEWLINE) {
                 return None;
