@@ -6,9 +6,13 @@
 
 pub mod config;
 pub mod lexer;
+mod parse;
+mod parser;
 pub mod pp;
 mod syntax_kind;
 pub mod vfs;
+
+pub use parse::{Diagnostic, Origin, Parse, debug_dump, parse_file, parse_text};
 
 pub use config::{MetalVersion, Platform, PpConfig};
 pub use rowan::{TextRange, TextSize};

@@ -239,6 +239,8 @@ pub enum SyntaxKind {
     ATTR_ARGS,
     GNU_ATTRIBUTE,
     ALIGNAS_SPEC,
+    /// `coherent(device)` / `coherent(system)` memory-coherence qualifier.
+    COHERENT_SPEC,
 
     // statements
     COMPOUND_STMT,
@@ -297,6 +299,8 @@ pub enum SyntaxKind {
     DECLTYPE_EXPR,
     PACK_EXPANSION,
     FOLD_EXPR,
+    /// GNU statement expression `({ ... })`.
+    STMT_EXPR,
 
     #[doc(hidden)]
     __LAST,

@@ -77,6 +77,15 @@ pub fn header_text(name: &str, config: &PpConfig) -> String {
     let name = name.trim();
     let mut s = String::from("#pragma once\n");
     let all = name == "metal_stdlib";
+    if name.starts_with("metal_") {
+        // every Metal header pulls in the common configuration macros
+        s.push_str(CONFIG_MACROS);
+        s.push_str(if config.fast_math {
+            "#define __METAL_MAYBE_FAST_MATH__ __METAL_FAST_MATH__\n"
+        } else {
+            "#define __METAL_MAYBE_FAST_MATH__ __METAL_PRECISE_MATH__\n"
+        });
+    }
     if all || name == "metal_math" || name == "metal_types" || name == "metal_limits" {
         s.push_str(LIMIT_MACROS);
     }
@@ -103,6 +112,15 @@ pub fn header_text(name: &str, config: &PpConfig) -> String {
     }
     s
 }
+
+/// Macros Apple's headers define for their own declarations, which real code uses too.
+const CONFIG_MACROS: &str = "\
+#define METAL_FUNC inline __attribute__((__always_inline__))
+#define METAL_INTERNAL
+#define METAL_CONST_ARG(A) __attribute__((__const_arg__(A)))
+#define __METAL_FAST_MATH__ true
+#define __METAL_PRECISE_MATH__ false
+";
 
 const LIMIT_MACROS: &str = "\
 #define CHAR_BIT 8

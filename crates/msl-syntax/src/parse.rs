@@ -1,0 +1,355 @@
+//! Building the rowan tree from the parser's events and the preprocessed pieces, and the
+//! result type that ties the tree to its origins and diagnostics.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use rowan::{GreenNode, GreenNodeBuilder};
+
+use crate::parser::{ErrorAt, Event, parse_events};
+use crate::pp::{self, ARENA, NO_CALL, Preprocessed};
+use crate::{FileId, FileResolver, PpConfig, Severity, SyntaxKind, SyntaxNode, SyntaxToken, TextRange, TextSize, Vfs};
+
+/// A message about the source: a preprocessor or syntax error, or a warning.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// Index into [`Parse::files`].
+    pub file: u32,
+    pub range: TextRange,
+    pub severity: Severity,
+    /// Stable code: `E0xxx` for errors, `W0xxx` for warnings.
+    pub code: &'static str,
+    pub message: String,
+}
+
+/// Where a token of the tree came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// Written in a file at a range.
+    Spelled { file: u32, range: TextRange },
+    /// Produced by expanding the macro invocation written at `call_range` in `call_file`.
+    /// `spelling` is where the token's text was written (in the macro's definition or in
+    /// the invocation's arguments), when it was written anywhere.
+    Macro { call: u32, call_file: u32, call_range: TextRange, spelling: Option<(u32, TextRange)> },
+}
+
+impl Origin {
+    /// The place in a file to show for this token: its spelling, or the invocation.
+    pub fn file_range(&self) -> (u32, TextRange) {
+        match *self {
+            Origin::Spelled { file, range } => (file, range),
+            Origin::Macro { call_file, call_range, .. } => (call_file, call_range),
+        }
+    }
+}
+
+/// The result of parsing a translation unit: a lossless-where-possible rowan tree, the
+/// preprocessing record, and every problem found. Never fails.
+#[derive(Clone)]
+pub struct Parse {
+    green: GreenNode,
+    pp: Arc<Preprocessed>,
+    /// Tree offset of the start of each piece.
+    piece_starts: Vec<u32>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl std::fmt::Debug for Parse {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Parse").field("diagnostics", &self.diagnostics).finish_non_exhaustive()
+    }
+}
+
+/// Parses the translation unit whose main file is `main`.
+pub fn parse_file(main: FileId, resolver: &dyn FileResolver, config: &PpConfig) -> Parse {
+    let pp = pp::preprocess(main, resolver, config);
+    build(pp)
+}
+
+/// Parses a single in-memory file (its includes can only reach modelled system headers).
+pub fn parse_text(text: &str, config: &PpConfig) -> Parse {
+    let vfs = Vfs::new();
+    let id = vfs.add_file(Path::new("input.metal"), text);
+    parse_file(id, &vfs, config)
+}
+
+fn build(pp: Preprocessed) -> Parse {
+    let (events, parser) = parse_events(&pp);
+    let token_pieces: Vec<u32> = (0..parser.token_count()).map(|t| parser.piece_of(t)).collect();
+    drop(parser);
+    let mut b = TreeBuilder {
+        pp: &pp,
+        builder: GreenNodeBuilder::new(),
+        piece: 0,
+        split_off: 0,
+        offset: 0,
+        piece_starts: vec![0; pp.pieces.len()],
+        depth: 0,
+    };
+    let mut errors: Vec<(String, ErrorAt)> = Vec::new();
+    let mut events = events;
+    let mut forward: Vec<SyntaxKind> = Vec::new();
+    for i in 0..events.len() {
+        match std::mem::replace(&mut events[i], Event::Tombstone) {
+            Event::Start { kind, forward_parent } => {
+                forward.push(kind);
+                let mut idx = i;
+                let mut fp = forward_parent;
+                while let Some(delta) = fp {
+                    idx += delta as usize;
+                    fp = match std::mem::replace(&mut events[idx], Event::Tombstone) {
+                        Event::Start { kind, forward_parent } => {
+                            forward.push(kind);
+                            forward_parent
+                        }
+                        _ => None,
+                    };
+                }
+                for kind in forward.drain(..).rev() {
+                    b.start(kind);
+                }
+            }
+            Event::Finish => b.finish(),
+            Event::Token { kind } => b.token(kind, None),
+            Event::SplitToken { kind, len } => b.token(kind, Some(len)),
+            Event::Error { msg, at } => errors.push((msg, at)),
+            Event::Tombstone => {}
+        }
+    }
+    let piece_starts = std::mem::take(&mut b.piece_starts);
+    let green = b.builder.finish();
+
+    let mut diagnostics: Vec<Diagnostic> = pp
+        .diagnostics
+        .iter()
+        .map(|d| Diagnostic {
+            file: d.file,
+            range: d.range,
+            severity: d.severity,
+            code: d.code,
+            message: d.message.clone(),
+        })
+        .collect();
+    for (msg, at) in errors {
+        let (file, range) = match at {
+            ErrorAt::Token(t) => piece_location(&pp, token_pieces.get(t as usize).copied()),
+            ErrorAt::After(t) => {
+                let (f, r) = piece_location(&pp, token_pieces.get(t as usize).copied());
+                (f, TextRange::empty(r.end()))
+            }
+            ErrorAt::Span(a, z) => {
+                let (f, ra) = piece_location(&pp, token_pieces.get(a as usize).copied());
+                let (fz, rz) = piece_location(&pp, token_pieces.get(z as usize).copied());
+                if f == fz && rz.end() >= ra.start() { (f, TextRange::new(ra.start(), rz.end())) } else { (f, ra) }
+            }
+        };
+        diagnostics.push(Diagnostic { file, range, severity: Severity::Error, code: "E0100", message: msg });
+    }
+    Parse { green, pp: Arc::new(pp), piece_starts, diagnostics }
+}
+
+/// The file location to report for a piece.
+fn piece_location(pp: &Preprocessed, piece: Option<u32>) -> (u32, TextRange) {
+    let Some(p) = piece.and_then(|i| pp.pieces.get(i as usize)) else {
+        // past the end: the end of the main file
+        let len = pp.files.first().map(|f| f.text.len() as u32).unwrap_or(0);
+        return (0, TextRange::empty(len.into()));
+    };
+    if p.call != NO_CALL {
+        let c = &pp.calls[p.call as usize];
+        return (c.file, c.range);
+    }
+    if p.file == ARENA {
+        return (0, TextRange::empty(0.into()));
+    }
+    (p.file, p.range())
+}
+
+struct TreeBuilder<'a> {
+    pp: &'a Preprocessed,
+    builder: GreenNodeBuilder<'static>,
+    /// Next piece to emit.
+    piece: usize,
+    /// Bytes of the current piece already emitted (after a split).
+    split_off: u32,
+    offset: u32,
+    piece_starts: Vec<u32>,
+    depth: u32,
+}
+
+impl TreeBuilder<'_> {
+    fn start(&mut self, kind: SyntaxKind) {
+        if self.depth > 0 {
+            self.flush_trivia();
+        }
+        self.depth += 1;
+        self.builder.start_node(kind.into());
+    }
+
+    fn finish(&mut self) {
+        self.depth -= 1;
+        if self.depth == 0 {
+            // everything left belongs to the root
+            while self.piece < self.pp.pieces.len() {
+                let kind = self.pp.pieces[self.piece].kind;
+                self.emit(kind, None);
+            }
+        }
+        self.builder.finish_node();
+    }
+
+    fn flush_trivia(&mut self) {
+        while self.piece < self.pp.pieces.len() && self.pp.pieces[self.piece].kind.is_trivia() {
+            let kind = self.pp.pieces[self.piece].kind;
+            self.emit(kind, None);
+        }
+    }
+
+    fn token(&mut self, kind: SyntaxKind, len: Option<u32>) {
+        self.flush_trivia();
+        if self.piece < self.pp.pieces.len() {
+            self.emit(kind, len);
+        }
+    }
+
+    fn emit(&mut self, kind: SyntaxKind, len: Option<u32>) {
+        let piece = &self.pp.pieces[self.piece];
+        let text = &self.pp.text(piece)[self.split_off as usize..];
+        if self.split_off == 0 {
+            self.piece_starts[self.piece] = self.offset;
+        }
+        let text = match len {
+            Some(n) if (n as usize) < text.len() => {
+                self.split_off += n;
+                &text[..n as usize]
+            }
+            _ => {
+                self.piece += 1;
+                self.split_off = 0;
+                text
+            }
+        };
+        self.offset += text.len() as u32;
+        self.builder.token(kind.into(), text);
+    }
+}
+
+impl Parse {
+    /// The root of the tree (a `SOURCE_FILE`).
+    pub fn syntax(&self) -> SyntaxNode {
+        SyntaxNode::new_root(self.green.clone())
+    }
+
+    pub fn green(&self) -> &GreenNode {
+        &self.green
+    }
+
+    /// All diagnostics: preprocessor and syntax, errors and warnings, in every file.
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+
+    /// Diagnostics with error severity.
+    pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.diagnostics.iter().filter(|d| d.severity == Severity::Error)
+    }
+
+    /// The preprocessing record: files, macro definitions and invocations, includes.
+    pub fn preprocessed(&self) -> &Preprocessed {
+        &self.pp
+    }
+
+    /// The files of the unit; index 0 is the main file.
+    pub fn files(&self) -> &[pp::PpFile] {
+        &self.pp.files
+    }
+
+    /// Where the token at `offset` (a tree offset) came from.
+    pub fn origin_at(&self, offset: TextSize) -> Option<Origin> {
+        let off: u32 = offset.into();
+        let i = self.piece_starts.partition_point(|&s| s <= off).checked_sub(1)?;
+        // skip empty pieces that share the offset
+        let piece = &self.pp.pieces[i];
+        Some(self.origin_of_piece(piece, off - self.piece_starts[i]))
+    }
+
+    fn origin_of_piece(&self, piece: &pp::Piece, within: u32) -> Origin {
+        let spelled = (piece.file != ARENA).then(|| {
+            let start = piece.start + within.min(piece.len);
+            (piece.file, TextRange::new(start.into(), (piece.start + piece.len).into()))
+        });
+        if piece.call == NO_CALL {
+            let (file, range) = spelled.unwrap_or((0, TextRange::empty(0.into())));
+            return Origin::Spelled { file, range: if within == 0 { piece.range() } else { range } };
+        }
+        let c = &self.pp.calls[piece.call as usize];
+        Origin::Macro {
+            call: piece.call,
+            call_file: c.file,
+            call_range: c.range,
+            spelling: (piece.file != ARENA).then(|| (piece.file, piece.range())),
+        }
+    }
+
+    /// Where a token of this tree came from.
+    pub fn token_origin(&self, token: &SyntaxToken) -> Option<Origin> {
+        self.origin_at(token.text_range().start())
+    }
+
+    /// The text of the main file as reconstructed from the tree: every token spelled in
+    /// the main file, in order. Equal to the file's text (the tree is lossless for it).
+    pub fn main_file_text_from_tree(&self) -> String {
+        self.file_text_from_tree(0)
+    }
+
+    /// The text of file `file` as reconstructed from the tokens spelled in it.
+    pub fn file_text_from_tree(&self, file: u32) -> String {
+        let mut s = String::new();
+        for p in &self.pp.pieces {
+            let spelled_here = p.file == file && (p.call == NO_CALL);
+            let call_here = p.kind == SyntaxKind::MACRO_CALL && p.file == file;
+            if spelled_here || call_here {
+                s.push_str(self.pp.text(p));
+            }
+        }
+        s
+    }
+
+    /// A debug dump of the tree: one line per node and token with its range.
+    pub fn debug_tree(&self) -> String {
+        debug_dump(&self.syntax())
+    }
+}
+
+/// Renders a tree as indented `KIND@range "text"` lines.
+pub fn debug_dump(node: &SyntaxNode) -> String {
+    use rowan::WalkEvent;
+    let mut out = String::new();
+    let mut indent = 0usize;
+    for ev in node.preorder_with_tokens() {
+        match ev {
+            WalkEvent::Enter(el) => {
+                for _ in 0..indent {
+                    out.push_str("  ");
+                }
+                match &el {
+                    rowan::NodeOrToken::Node(n) => {
+                        out.push_str(&format!("{:?}@{:?}\n", n.kind(), n.text_range()));
+                    }
+                    rowan::NodeOrToken::Token(t) => {
+                        out.push_str(&format!("{:?}@{:?} {:?}\n", t.kind(), t.text_range(), t.text()));
+                    }
+                }
+                if el.as_node().is_some() {
+                    indent += 1;
+                }
+            }
+            WalkEvent::Leave(el) => {
+                if el.as_node().is_some() {
+                    indent -= 1;
+                }
+            }
+        }
+    }
+    out
+}

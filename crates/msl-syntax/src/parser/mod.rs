@@ -1,0 +1,458 @@
+//! The parser: a recursive-descent parser over the preprocessed token stream that emits
+//! events (start node, token, finish node, error); the tree builder turns them into a
+//! rowan tree. It never fails and never recurses without bound.
+
+mod attrs;
+mod decls;
+mod exprs;
+mod names;
+mod stmts;
+mod symbols;
+mod types;
+
+use crate::SyntaxKind::{self, *};
+use crate::pp::Preprocessed;
+use symbols::Scopes;
+
+/// Nesting deeper than this (parentheses, braces, declarators, templates, unary chains)
+/// is reported and skipped rather than recursed into.
+pub const MAX_DEPTH: u32 = 256;
+/// Longest chain of binary operators kept as a tree; longer chains are reported.
+pub const MAX_CHAIN: u32 = 4096;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Event {
+    Start {
+        kind: SyntaxKind,
+        forward_parent: Option<u32>,
+    },
+    Finish,
+    /// The current token, with this kind (it may differ from the lexed kind, e.g. a
+    /// contextual keyword).
+    Token {
+        kind: SyntaxKind,
+    },
+    /// The first `len` bytes of the current token (splitting `>>` into `>` `>`).
+    SplitToken {
+        kind: SyntaxKind,
+        len: u32,
+    },
+    Error {
+        msg: String,
+        at: ErrorAt,
+    },
+    Tombstone,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ErrorAt {
+    /// The token at this index.
+    Token(u32),
+    /// Just after the token at this index (for "expected ..." messages).
+    After(u32),
+    /// The tokens from the first index to the second (inclusive).
+    Span(u32, u32),
+}
+
+/// Per-token facts from the layout of the source.
+pub(crate) const FIRST_ON_LINE: u8 = 1;
+pub(crate) const AT_COLUMN_0: u8 = 2;
+
+pub(crate) struct Parser<'a> {
+    pp: &'a Preprocessed,
+    kinds: Vec<SyntaxKind>,
+    /// Index of the piece each token comes from.
+    pieces: Vec<u32>,
+    flags: Vec<u8>,
+    /// Bytes already split off the front of a token (by `>>` splitting).
+    split: Vec<(u32, u32)>,
+    pos: usize,
+    pub(crate) events: Vec<Event>,
+    depth: u32,
+    last_error: Option<usize>,
+    pub(crate) scopes: Scopes<'a>,
+    /// Names of the classes being defined (for constructors).
+    class_names: Vec<&'a str>,
+    /// Set by `template <...>` for the declaration that follows: a class defined there is
+    /// a template inside its own body.
+    pending_template: bool,
+    /// The class named by the last class specifier (for `template <...> struct X;`).
+    last_class_name: Option<&'a str>,
+}
+
+pub(crate) struct Marker {
+    pos: u32,
+}
+
+#[derive(Clone, Copy)]
+pub(crate) struct CompletedMarker {
+    pos: u32,
+    kind: SyntaxKind,
+}
+
+impl Marker {
+    pub(crate) fn complete(self, p: &mut Parser<'_>, kind: SyntaxKind) -> CompletedMarker {
+        match &mut p.events[self.pos as usize] {
+            Event::Start { kind: k, .. } => *k = kind,
+            _ => unreachable!("marker points at a start event"),
+        }
+        p.events.push(Event::Finish);
+        CompletedMarker { pos: self.pos, kind }
+    }
+
+    pub(crate) fn abandon(self, p: &mut Parser<'_>) {
+        let idx = self.pos as usize;
+        if idx == p.events.len() - 1 {
+            p.events.pop();
+        } else {
+            p.events[idx] = Event::Tombstone;
+        }
+    }
+}
+
+impl CompletedMarker {
+    /// Starts a node that will contain this one (for left-recursive constructs).
+    pub(crate) fn precede(self, p: &mut Parser<'_>) -> Marker {
+        let new_pos = p.events.len() as u32;
+        p.events.push(Event::Start { kind: ERROR, forward_parent: None });
+        if let Event::Start { forward_parent, .. } = &mut p.events[self.pos as usize] {
+            *forward_parent = Some(new_pos - self.pos);
+        }
+        Marker { pos: new_pos }
+    }
+
+    pub(crate) fn kind(&self) -> SyntaxKind {
+        self.kind
+    }
+
+    /// Changes the kind of a completed node.
+    pub(crate) fn change_kind(self, p: &mut Parser<'_>, kind: SyntaxKind) -> CompletedMarker {
+        if let Event::Start { kind: k, .. } = &mut p.events[self.pos as usize] {
+            *k = kind;
+        }
+        CompletedMarker { pos: self.pos, kind }
+    }
+}
+
+impl<'a> Parser<'a> {
+    pub(crate) fn new(pp: &'a Preprocessed) -> Parser<'a> {
+        let mut kinds = Vec::with_capacity(pp.pieces.len() / 2);
+        let mut pieces = Vec::with_capacity(pp.pieces.len() / 2);
+        let mut flags = Vec::with_capacity(pp.pieces.len() / 2);
+        let mut first_on_line = true;
+        let mut col0 = true;
+        for (i, p) in pp.pieces.iter().enumerate() {
+            if p.kind.is_trivia() {
+                match p.kind {
+                    NEWLINE => {
+                        first_on_line = true;
+                        col0 = true;
+                    }
+                    MACRO_CALL => {}
+                    _ => col0 = false,
+                }
+                continue;
+            }
+            let mut f = 0;
+            if first_on_line {
+                f |= FIRST_ON_LINE;
+                if col0 {
+                    f |= AT_COLUMN_0;
+                }
+            }
+            first_on_line = false;
+            col0 = false;
+            kinds.push(p.kind);
+            pieces.push(i as u32);
+            flags.push(f);
+        }
+        Parser {
+            pp,
+            kinds,
+            pieces,
+            flags,
+            split: Vec::new(),
+            pos: 0,
+            events: Vec::with_capacity(pp.pieces.len()),
+            depth: 0,
+            last_error: None,
+            scopes: Scopes::new(),
+            class_names: Vec::new(),
+            pending_template: false,
+            last_class_name: None,
+        }
+    }
+
+    pub(crate) fn token_count(&self) -> usize {
+        self.kinds.len()
+    }
+
+    pub(crate) fn piece_of(&self, tok: usize) -> u32 {
+        self.pieces[tok]
+    }
+
+    // ---- looking at tokens ---------------------------------------------------------------
+
+    pub(crate) fn current(&self) -> SyntaxKind {
+        self.nth(0)
+    }
+
+    pub(crate) fn nth(&self, n: usize) -> SyntaxKind {
+        self.kinds.get(self.pos + n).copied().unwrap_or(EOF)
+    }
+
+    pub(crate) fn at(&self, kind: SyntaxKind) -> bool {
+        self.current() == kind
+    }
+
+    pub(crate) fn nth_at(&self, n: usize, kind: SyntaxKind) -> bool {
+        self.nth(n) == kind
+    }
+
+    pub(crate) fn at_eof(&self) -> bool {
+        self.pos >= self.kinds.len()
+    }
+
+    pub(crate) fn pos(&self) -> usize {
+        self.pos
+    }
+
+    /// Text of the token `n` ahead (empty past the end).
+    pub(crate) fn nth_text(&self, n: usize) -> &'a str {
+        self.text_at(self.pos + n)
+    }
+
+    pub(crate) fn text_at(&self, i: usize) -> &'a str {
+        match self.pieces.get(i) {
+            Some(&p) => {
+                let text = self.pp.text(&self.pp.pieces[p as usize]);
+                match self.split.iter().find(|(t, _)| *t as usize == i) {
+                    Some((_, off)) => &text[*off as usize..],
+                    None => text,
+                }
+            }
+            None => "",
+        }
+    }
+
+    pub(crate) fn current_text(&self) -> &'a str {
+        self.nth_text(0)
+    }
+
+    pub(crate) fn at_ident(&self, text: &str) -> bool {
+        self.at(IDENT) && self.current_text() == text
+    }
+
+    pub(crate) fn nth_flags(&self, n: usize) -> u8 {
+        self.flags.get(self.pos + n).copied().unwrap_or(FIRST_ON_LINE | AT_COLUMN_0)
+    }
+
+    /// `[[` (two `[` tokens).
+    pub(crate) fn at_attr_start(&self) -> bool {
+        self.at(L_BRACK) && self.nth_at(1, L_BRACK)
+    }
+
+    // ---- consuming tokens ----------------------------------------------------------------
+
+    pub(crate) fn bump_any(&mut self) {
+        if self.at_eof() {
+            return;
+        }
+        let kind = self.current();
+        self.events.push(Event::Token { kind });
+        self.pos += 1;
+    }
+
+    /// Consumes the current token as `kind`.
+    pub(crate) fn bump_remap(&mut self, kind: SyntaxKind) {
+        if self.at_eof() {
+            return;
+        }
+        self.events.push(Event::Token { kind });
+        self.pos += 1;
+    }
+
+    pub(crate) fn bump(&mut self, kind: SyntaxKind) {
+        debug_assert!(self.at(kind), "bump {kind:?} at {:?}", self.current());
+        self.bump_any();
+    }
+
+    pub(crate) fn eat(&mut self, kind: SyntaxKind) -> bool {
+        if self.at(kind) {
+            self.bump_any();
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Consumes a `>` that closes a template list, splitting `>>`, `>=` or `>>=`.
+    pub(crate) fn eat_closing_angle(&mut self) -> bool {
+        let (rest, _) = match self.current() {
+            R_ANGLE => {
+                self.bump_any();
+                return true;
+            }
+            SHR => (R_ANGLE, 1),
+            GTEQ => (EQ, 1),
+            SHREQ => (GTEQ, 1),
+            _ => return false,
+        };
+        self.events.push(Event::SplitToken { kind: R_ANGLE, len: 1 });
+        self.kinds[self.pos] = rest;
+        let prev = self.split.iter().position(|(t, _)| *t as usize == self.pos);
+        match prev {
+            Some(i) => self.split[i].1 += 1,
+            None => self.split.push((self.pos as u32, 1)),
+        }
+        true
+    }
+
+    pub(crate) fn at_closing_angle(&self) -> bool {
+        matches!(self.current(), R_ANGLE | SHR | GTEQ | SHREQ)
+    }
+
+    pub(crate) fn start(&mut self) -> Marker {
+        let pos = self.events.len() as u32;
+        self.events.push(Event::Start { kind: ERROR, forward_parent: None });
+        Marker { pos }
+    }
+
+    // ---- errors --------------------------------------------------------------------------
+
+    fn push_error(&mut self, msg: String, at: ErrorAt) {
+        // one error per position: the first explains it best, the rest would be noise
+        if self.last_error == Some(self.pos) {
+            return;
+        }
+        self.last_error = Some(self.pos);
+        self.events.push(Event::Error { msg, at });
+    }
+
+    /// An error about the current token.
+    pub(crate) fn error(&mut self, msg: impl Into<String>) {
+        let at = if self.at_eof() {
+            ErrorAt::After(self.pos.saturating_sub(1) as u32)
+        } else {
+            ErrorAt::Token(self.pos as u32)
+        };
+        self.push_error(msg.into(), at);
+    }
+
+    /// "expected X": reported just after the previous token.
+    pub(crate) fn error_expected(&mut self, what: &str) {
+        let found = if self.at_eof() { "end of file".to_string() } else { self.describe_current() };
+        let at = if self.pos == 0 { ErrorAt::Token(0) } else { ErrorAt::After(self.pos as u32 - 1) };
+        self.push_error(format!("expected {what}, found {found}"), at);
+    }
+
+    pub(crate) fn error_at(&mut self, msg: impl Into<String>, at: ErrorAt) {
+        self.push_error(msg.into(), at);
+    }
+
+    pub(crate) fn describe_current(&self) -> String {
+        match self.current() {
+            IDENT => format!("`{}`", self.current_text()),
+            EOF => "end of file".into(),
+            k if k.is_literal() => format!("`{}`", self.current_text()),
+            k => k.describe(),
+        }
+    }
+
+    pub(crate) fn expect(&mut self, kind: SyntaxKind) -> bool {
+        if self.eat(kind) {
+            return true;
+        }
+        self.error_expected(&kind.describe());
+        false
+    }
+
+    /// Wraps the current token in an error node (unless at a token that should end the
+    /// enclosing construct).
+    pub(crate) fn err_and_bump(&mut self, msg: impl Into<String>) {
+        self.error(msg);
+        let m = self.start();
+        if matches!(self.current(), L_PAREN | L_BRACK | L_CURLY) {
+            self.skip_balanced();
+        } else {
+            self.bump_any();
+        }
+        m.complete(self, ERROR);
+    }
+
+    /// Consumes a balanced group starting at the current opener, iteratively.
+    pub(crate) fn skip_balanced(&mut self) {
+        let mut stack: Vec<SyntaxKind> = Vec::new();
+        loop {
+            match self.current() {
+                EOF => return,
+                L_PAREN => stack.push(R_PAREN),
+                L_BRACK => stack.push(R_BRACK),
+                L_CURLY => stack.push(R_CURLY),
+                k @ (R_PAREN | R_BRACK | R_CURLY) => {
+                    // unbalanced closers of another kind end the group too
+                    while let Some(top) = stack.pop() {
+                        if top == k {
+                            break;
+                        }
+                    }
+                    self.bump_any();
+                    if stack.is_empty() {
+                        return;
+                    }
+                    continue;
+                }
+                _ => {}
+            }
+            self.bump_any();
+            if stack.is_empty() {
+                return;
+            }
+        }
+    }
+
+    // ---- depth ---------------------------------------------------------------------------
+
+    /// Enters one level of nesting; false (with an error, and the nested group skipped)
+    /// when too deep.
+    pub(crate) fn enter(&mut self) -> bool {
+        if self.depth >= MAX_DEPTH {
+            self.error(format!(
+                "nesting is too deep (more than {MAX_DEPTH} levels); the rest of this construct is skipped"
+            ));
+            let m = self.start();
+            // skip the rest of the enclosing construct: up to the end of the statement
+            let mut depth = 0i64;
+            while !self.at_eof() {
+                match self.current() {
+                    L_PAREN | L_BRACK | L_CURLY => depth += 1,
+                    R_PAREN | R_BRACK | R_CURLY => {
+                        depth -= 1;
+                        if depth < 0 {
+                            break;
+                        }
+                    }
+                    SEMI if depth <= 0 => break,
+                    _ => {}
+                }
+                self.bump_any();
+            }
+            m.complete(self, ERROR);
+            return false;
+        }
+        self.depth += 1;
+        true
+    }
+
+    pub(crate) fn leave(&mut self) {
+        self.depth -= 1;
+    }
+}
+
+/// Parses the whole token stream into events.
+pub(crate) fn parse_events(pp: &Preprocessed) -> (Vec<Event>, Parser<'_>) {
+    let mut p = Parser::new(pp);
+    decls::source_file(&mut p);
+    let events = std::mem::take(&mut p.events);
+    (events, p)
+}

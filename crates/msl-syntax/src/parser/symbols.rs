@@ -1,0 +1,390 @@
+//! The light symbol table C++ parsing needs: which names are types, which are templates.
+//! `T * x;` declares `x` when `T` is a type and multiplies otherwise; `a < b` opens a
+//! template argument list only when `a` names a template.
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Sym {
+    Type,
+    /// A class, alias, function or variable template: `<` after it starts arguments.
+    Template,
+    Value,
+    Namespace,
+}
+
+pub(crate) struct Scopes<'a> {
+    map: FxHashMap<&'a str, Vec<(u32, Sym)>>,
+    undo: Vec<&'a str>,
+    marks: Vec<usize>,
+    /// Names declared as types or templates in any scope (member types, namespace
+    /// members): consulted for the last component of qualified names.
+    any_type: FxHashMap<&'a str, Sym>,
+    namespaces: FxHashSet<&'a str>,
+}
+
+impl<'a> Scopes<'a> {
+    pub(crate) fn new() -> Scopes<'a> {
+        Scopes {
+            map: FxHashMap::default(),
+            undo: Vec::new(),
+            marks: Vec::new(),
+            any_type: FxHashMap::default(),
+            namespaces: FxHashSet::default(),
+        }
+    }
+
+    fn depth(&self) -> u32 {
+        self.marks.len() as u32
+    }
+
+    pub(crate) fn push(&mut self) {
+        self.marks.push(self.undo.len());
+    }
+
+    pub(crate) fn pop(&mut self) {
+        let depth = self.depth();
+        let Some(mark) = self.marks.pop() else { return };
+        while self.undo.len() > mark {
+            let name = self.undo.pop().expect("undo entries above the mark");
+            if let Some(v) = self.map.get_mut(name)
+                && v.last().is_some_and(|(d, _)| *d == depth)
+            {
+                v.pop();
+            }
+        }
+    }
+
+    pub(crate) fn declare(&mut self, name: &'a str, sym: Sym) {
+        if name.is_empty() {
+            return;
+        }
+        let depth = self.depth();
+        match sym {
+            Sym::Type | Sym::Template => {
+                let e = self.any_type.entry(name).or_insert(sym);
+                if sym == Sym::Template {
+                    *e = Sym::Template;
+                }
+            }
+            Sym::Namespace => {
+                self.namespaces.insert(name);
+            }
+            Sym::Value => {}
+        }
+        let v = self.map.entry(name).or_default();
+        match v.last_mut() {
+            Some((d, s)) if *d == depth => {
+                // a template stays a template when redeclared (overloads, specializations)
+                if !(*s == Sym::Template && sym == Sym::Value) {
+                    *s = sym;
+                }
+            }
+            _ => {
+                v.push((depth, sym));
+                if depth > 0 {
+                    self.undo.push(name);
+                }
+            }
+        }
+    }
+
+    /// What an unqualified name is, if known.
+    pub(crate) fn lookup(&self, name: &str) -> Option<Sym> {
+        if let Some(v) = self.map.get(name)
+            && let Some((_, s)) = v.last()
+        {
+            return Some(*s);
+        }
+        builtin(name)
+    }
+
+    /// What the last component of a qualified name (`a::b::name`) is, if known.
+    pub(crate) fn lookup_member(&self, name: &str) -> Option<Sym> {
+        if let Some(s) = self.any_type.get(name) {
+            return Some(*s);
+        }
+        if self.namespaces.contains(name) {
+            return Some(Sym::Namespace);
+        }
+        builtin(name).or_else(|| self.lookup(name))
+    }
+
+    pub(crate) fn is_type(&self, name: &str) -> bool {
+        matches!(self.lookup(name), Some(Sym::Type | Sym::Template))
+    }
+
+    pub(crate) fn is_template(&self, name: &str) -> bool {
+        self.lookup(name) == Some(Sym::Template)
+    }
+}
+
+/// Builtin names of the Metal standard library that matter to parsing.
+pub(crate) fn builtin(name: &str) -> Option<Sym> {
+    if BUILTIN_TEMPLATES.contains(&name) {
+        return Some(Sym::Template);
+    }
+    if BUILTIN_TYPES.contains(&name) || is_numeric_type_name(name) {
+        return Some(Sym::Type);
+    }
+    if matches!(name, "metal" | "simd" | "raytracing" | "mpp" | "tensor_ops" | "fast" | "precise" | "std") {
+        return Some(Sym::Namespace);
+    }
+    None
+}
+
+const SCALARS: &[&str] =
+    &["bool", "char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "half", "float", "double", "bfloat"];
+
+/// `float4`, `half3x3`, `packed_uint2`, `simd_float4`, `vector_float3`, `matrix_float4x4`,
+/// `simd_packed_float2`, `int32_t`, ...
+pub(crate) fn is_numeric_type_name(name: &str) -> bool {
+    if matches!(
+        name,
+        "half"
+            | "bfloat"
+            | "uchar"
+            | "ushort"
+            | "uint"
+            | "ulong"
+            | "size_t"
+            | "ptrdiff_t"
+            | "intptr_t"
+            | "uintptr_t"
+            | "int8_t"
+            | "int16_t"
+            | "int32_t"
+            | "int64_t"
+            | "uint8_t"
+            | "uint16_t"
+            | "uint32_t"
+            | "uint64_t"
+            | "simd_quatf"
+            | "simd_quath"
+            | "simd_quatd"
+            | "max_align_t"
+            | "nullptr_t"
+    ) {
+        return true;
+    }
+    let rest = name
+        .strip_prefix("simd_packed_")
+        .or_else(|| name.strip_prefix("packed_"))
+        .or_else(|| name.strip_prefix("simd_"))
+        .or_else(|| name.strip_prefix("vector_"))
+        .or_else(|| name.strip_prefix("matrix_"))
+        .unwrap_or(name);
+    let Some(scalar) = SCALARS.iter().find(|s| rest.starts_with(**s)) else { return false };
+    let dims = &rest[scalar.len()..];
+    if dims.is_empty() {
+        return rest.len() < name.len() && !name.starts_with("packed_");
+    }
+    let (a, b) = match dims.split_once('x') {
+        Some((a, b)) => (a, Some(b)),
+        None => (dims, None),
+    };
+    let ok_n = |s: &str| matches!(s, "1" | "2" | "3" | "4" | "8" | "16");
+    ok_n(a) && b.is_none_or(ok_n)
+}
+
+const BUILTIN_TYPES: &[&str] = &[
+    "sampler",
+    "atomic_int",
+    "atomic_uint",
+    "atomic_bool",
+    "atomic_ulong",
+    "atomic_long",
+    "atomic_float",
+    "simd_vote",
+    "quad_vote",
+    "ray",
+    "intersection_params",
+    "primitive_acceleration_structure",
+    "instance_acceleration_structure",
+    "triangle_data",
+    "instancing",
+    "world_space_data",
+    "primitive_motion",
+    "instance_motion",
+    "extended_limits",
+    "curve_data",
+    "intersection_function_buffer",
+    "user_data",
+    "command_buffer",
+    "render_command",
+    "compute_command",
+    "render_pipeline_state",
+    "compute_pipeline_state",
+    "rasterization_rate_map_decoder",
+    "rasterization_rate_map_data",
+    "os_log",
+    "mesh_grid_properties",
+    "simdgroup_float8x8",
+    "simdgroup_half8x8",
+    "simdgroup_bfloat8x8",
+    "bias",
+    "level",
+    "gradient2d",
+    "gradient3d",
+    "gradientcube",
+    "min_lod_clamp",
+    "lod_clamp",
+    "max_anisotropy",
+    "MTLPackedFloat3",
+    "MTLPackedFloat4x3",
+    "MTLResourceID",
+    "MTLAccelerationStructureInstanceDescriptor",
+    "MTLAccelerationStructureUserIDInstanceDescriptor",
+    "MTLAccelerationStructureMotionInstanceDescriptor",
+    "MTLIndirectAccelerationStructureInstanceDescriptor",
+    "MTLIndirectAccelerationStructureMotionInstanceDescriptor",
+    "MTLDispatchThreadgroupsIndirectArguments",
+    "MTLDrawPrimitivesIndirectArguments",
+    "MTLDrawIndexedPrimitivesIndirectArguments",
+    "MTLQuadTessellationFactorsHalf",
+    "MTLTriangleTessellationFactorsHalf",
+    "MTLIntersectionFunctionBufferArguments",
+    "true_type",
+    "false_type",
+    "execution_thread",
+    "execution_simdgroup",
+    "execution_threadgroup",
+    "tensor_inline",
+    "tensor_handle",
+    "tensor_offset",
+    "matmul2d_descriptor",
+    "convolution2d_descriptor",
+    "imageblock_data_rate",
+    "sparse_block_color",
+    "intersection_function_buffer_arguments",
+];
+
+const BUILTIN_TEMPLATES: &[&str] = &[
+    "vec",
+    "matrix",
+    "packed_vec",
+    "array",
+    "array_ref",
+    "atomic",
+    "texture1d",
+    "texture1d_array",
+    "texture2d",
+    "texture2d_array",
+    "texture3d",
+    "texturecube",
+    "texturecube_array",
+    "texture2d_ms",
+    "texture2d_ms_array",
+    "texture_buffer",
+    "depth2d",
+    "depth2d_array",
+    "depthcube",
+    "depthcube_array",
+    "depth2d_ms",
+    "depth2d_ms_array",
+    "simdgroup_matrix",
+    "acceleration_structure",
+    "intersector",
+    "intersection_result",
+    "intersection_result_ref",
+    "intersection_query",
+    "intersection_function_table",
+    "visible_function_table",
+    "max_levels",
+    "patch_control_point",
+    "uniform",
+    "interpolant",
+    "vertex_value",
+    "mesh",
+    "imageblock",
+    "imageblock_slice",
+    "sparse_color",
+    "block_color",
+    "tensor",
+    "extents",
+    "dextents",
+    "cooperative_tensor",
+    "execution_simdgroups",
+    "execution_threads",
+    "matmul2d",
+    "convolution2d",
+    "numeric_limits",
+    "as_type",
+    "enable_if",
+    "enable_if_t",
+    "conditional",
+    "conditional_t",
+    "is_same",
+    "is_same_v",
+    "is_floating_point",
+    "is_floating_point_v",
+    "is_integral",
+    "is_integral_v",
+    "is_signed",
+    "is_signed_v",
+    "is_unsigned",
+    "is_unsigned_v",
+    "is_arithmetic",
+    "is_arithmetic_v",
+    "is_scalar",
+    "is_scalar_v",
+    "is_vector",
+    "is_vector_v",
+    "is_convertible",
+    "is_convertible_v",
+    "is_const",
+    "is_const_v",
+    "is_pointer",
+    "is_pointer_v",
+    "make_unsigned",
+    "make_unsigned_t",
+    "make_signed",
+    "make_signed_t",
+    "remove_cv",
+    "remove_cv_t",
+    "remove_const",
+    "remove_const_t",
+    "remove_reference",
+    "remove_reference_t",
+    "remove_pointer",
+    "remove_pointer_t",
+    "remove_address_space",
+    "remove_address_space_t",
+    "decay",
+    "decay_t",
+    "integral_constant",
+    "bool_constant",
+    "vec_elements",
+    "declval",
+    "make_array_ref",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numeric_type_names() {
+        for n in
+            ["float4", "half3x3", "packed_uint2", "simd_float4", "vector_float3", "matrix_float4x4", "uint", "bfloat2"]
+        {
+            assert!(is_numeric_type_name(n), "{n}");
+        }
+        for n in ["float5", "foo", "packed_float", "floating", "int4x", "inta"] {
+            assert!(!is_numeric_type_name(n), "{n}");
+        }
+    }
+
+    #[test]
+    fn scopes_shadow_and_restore() {
+        let mut s = Scopes::new();
+        s.declare("Foo", Sym::Type);
+        assert!(s.is_type("Foo"));
+        s.push();
+        s.declare("Foo", Sym::Value);
+        assert!(!s.is_type("Foo"));
+        s.pop();
+        assert!(s.is_type("Foo"));
+        assert!(s.is_type("float4") && s.is_template("texture2d"));
+    }
+}

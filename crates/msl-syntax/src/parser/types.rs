@@ -1,0 +1,612 @@
+//! Declaration specifiers, declarators and type-ids.
+//!
+//! `const device float4 *p [[buffer(0)]]` is a DECL_SPECIFIERS node (`const device
+//! float4`) followed by a DECLARATOR (`*p [[buffer(0)]]`).
+
+use super::attrs;
+use super::names::{self, AngleCtx};
+use super::symbols::Sym;
+use super::{Parser, decls, exprs};
+use crate::SyntaxKind::{self, *};
+
+/// Where a declaration appears; decides what its specifiers and declarators may hold.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum DeclCtx {
+    Namespace,
+    Class,
+    Block,
+    Param,
+    TypeId,
+    Condition,
+    TemplateParam,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct SpecInfo {
+    pub any: bool,
+    pub has_type: bool,
+    pub typedef: bool,
+    pub friend: bool,
+    /// A class or enum was defined in the specifiers.
+    pub defined_type: bool,
+}
+
+fn is_plain_specifier(k: SyntaxKind) -> bool {
+    matches!(
+        k,
+        CONST_KW
+            | VOLATILE_KW
+            | STATIC_KW
+            | EXTERN_KW
+            | INLINE_KW
+            | CONSTEXPR_KW
+            | CONSTEVAL_KW
+            | CONSTINIT_KW
+            | MUTABLE_KW
+            | REGISTER_KW
+            | THREAD_LOCAL_KW
+            | VIRTUAL_KW
+            | FRIEND_KW
+            | TYPEDEF_KW
+            | KERNEL_KW
+            | VERTEX_KW
+            | FRAGMENT_KW
+    ) || k.is_address_space()
+}
+
+/// Whether a declaration's specifiers can start here (without the symbol table).
+pub(crate) fn at_decl_specifier_keyword(p: &Parser<'_>) -> bool {
+    let k = p.current();
+    is_plain_specifier(k)
+        || k.is_builtin_type_keyword()
+        || matches!(k, EXPLICIT_KW | TYPENAME_KW | STRUCT_KW | CLASS_KW | UNION_KW | ENUM_KW | DECLTYPE_KW)
+        || attrs::at_any_attr(p)
+        || is_contextual_qualifier(p)
+}
+
+/// `coherent(device)` or `coherent device`: Metal's memory-coherence qualifier.
+fn is_contextual_qualifier(p: &Parser<'_>) -> bool {
+    p.at(IDENT) && p.current_text() == "coherent" && (p.nth_at(1, L_PAREN) || p.nth(1).is_address_space())
+}
+
+fn coherent_spec(p: &mut Parser<'_>) {
+    let c = p.start();
+    p.bump_remap(IDENT);
+    if p.at(L_PAREN) {
+        p.skip_balanced();
+    }
+    c.complete(p, COHERENT_SPEC);
+}
+
+fn is_restrict(p: &Parser<'_>) -> bool {
+    p.at(IDENT) && matches!(p.current_text(), "__restrict" | "__restrict__" | "restrict")
+}
+
+/// Parses declaration specifiers. `class_name` is the class being defined, to recognise
+/// its constructors.
+pub(crate) fn decl_specifiers(p: &mut Parser<'_>, ctx: DeclCtx) -> SpecInfo {
+    let m = p.start();
+    let mut info = SpecInfo::default();
+    loop {
+        let k = p.current();
+        if is_plain_specifier(k) {
+            if k == TYPEDEF_KW {
+                info.typedef = true;
+            }
+            if k == FRIEND_KW {
+                info.friend = true;
+            }
+            p.bump_any();
+        } else if k == EXPLICIT_KW {
+            p.bump_any();
+            if p.at(L_PAREN) {
+                p.skip_balanced();
+            }
+        } else if k.is_builtin_type_keyword() {
+            if info.has_type
+                && !matches!(k, SIGNED_KW | UNSIGNED_KW | LONG_KW | SHORT_KW | INT_KW | CHAR_KW | DOUBLE_KW)
+            {
+                break;
+            }
+            let b = p.start();
+            while p.current().is_builtin_type_keyword() {
+                p.bump_any();
+            }
+            b.complete(p, BUILTIN_TYPE);
+            info.has_type = true;
+        } else if attrs::at_any_attr(p) {
+            attrs::attrs(p);
+        } else if is_contextual_qualifier(p) {
+            coherent_spec(p);
+        } else if is_restrict(p) || (p.at(IDENT) && p.current_text() == "__extension__") {
+            p.bump(IDENT);
+        } else if matches!(k, STRUCT_KW | CLASS_KW | UNION_KW) && !info.has_type {
+            let templated = std::mem::take(&mut p.pending_template);
+            let defined = decls::class_specifier(p, templated);
+            info.defined_type |= defined;
+            info.has_type = true;
+        } else if k == ENUM_KW && !info.has_type {
+            let defined = decls::enum_specifier(p);
+            info.defined_type |= defined;
+            info.has_type = true;
+        } else if k == TYPENAME_KW && !info.has_type {
+            let t = p.start();
+            p.bump(TYPENAME_KW);
+            if names::at_path_start(p) {
+                names::path(p, AngleCtx::Type);
+            } else {
+                p.error_expected("a type name");
+            }
+            t.complete(p, PATH_TYPE);
+            info.has_type = true;
+        } else if k == DECLTYPE_KW && !info.has_type {
+            decltype_type(p);
+            info.has_type = true;
+        } else if (k == IDENT || (k == COLON2 && p.nth_at(1, IDENT))) && !info.has_type {
+            if ctor_follows(p, ctx) {
+                break;
+            }
+            let t = p.start();
+            names::path(p, AngleCtx::Type);
+            t.complete(p, PATH_TYPE);
+            info.has_type = true;
+        } else {
+            break;
+        }
+        info.any = true;
+    }
+    if info.any {
+        m.complete(p, DECL_SPECIFIERS);
+    } else {
+        m.abandon(p);
+    }
+    info
+}
+
+/// At a name that is a constructor or destructor declarator rather than a type:
+/// `S(` inside `struct S`, or `S::S(` / `S::~S(` outside it.
+fn ctor_follows(p: &Parser<'_>, ctx: DeclCtx) -> bool {
+    if ctx == DeclCtx::Class
+        && p.at(IDENT)
+        && p.nth_at(1, L_PAREN)
+        && p.class_names.last().is_some_and(|c| *c == p.current_text())
+    {
+        return true;
+    }
+    if !matches!(ctx, DeclCtx::Namespace | DeclCtx::Class) {
+        return false;
+    }
+    let Some(scan) = names::scan_path(p, p.pos(), AngleCtx::Type) else { return false };
+    let next = p.kinds.get(scan.end).copied().unwrap_or(EOF);
+    if scan.ctor_like && next == L_PAREN {
+        return true;
+    }
+    // `S::~S()` and `S::operator+` start with a path that is not a type
+    next == COLON2 && matches!(p.kinds.get(scan.end + 1), Some(TILDE | OPERATOR_KW))
+}
+
+/// `decltype(expr)` / `decltype(auto)` alone.
+pub(crate) fn decltype_only(p: &mut Parser<'_>) -> super::CompletedMarker {
+    let m = p.start();
+    p.bump(DECLTYPE_KW);
+    if p.expect(L_PAREN) {
+        if p.at(AUTO_KW) {
+            p.bump(AUTO_KW);
+        } else {
+            exprs::expr(p);
+        }
+        p.expect(R_PAREN);
+    }
+    m.complete(p, DECLTYPE_TYPE)
+}
+
+/// `decltype(expr)` / `decltype(auto)`, possibly followed by `::member`.
+fn decltype_type(p: &mut Parser<'_>) {
+    let c = decltype_only(p);
+    if p.at(COLON2) && p.nth_at(1, IDENT) {
+        let m = c.precede(p);
+        p.bump(COLON2);
+        names::path(p, AngleCtx::Type);
+        m.complete(p, PATH_TYPE);
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct DeclaratorInfo<'a> {
+    pub name: Option<&'a str>,
+    /// The outermost suffix is a parameter list: this declares a function.
+    pub is_function: bool,
+    pub qualified: bool,
+    pub operator: bool,
+}
+
+/// Parses a declarator. Named declarators may stop before a parenthesised initializer
+/// (`float4 v(1.0)`), which the caller parses.
+pub(crate) fn declarator<'a>(p: &mut Parser<'a>, ctx: DeclCtx, abstract_ok: bool) -> DeclaratorInfo<'a> {
+    let m = p.start();
+    let mut info = DeclaratorInfo::default();
+    if !p.enter() {
+        m.complete(p, DECLARATOR);
+        return info;
+    }
+    ptr_operators(p);
+    let mut suffix_is_function = false;
+    match p.current() {
+        L_PAREN if is_nested_declarator(p, abstract_ok) => {
+            let pm = p.start();
+            p.bump(L_PAREN);
+            let inner = declarator(p, ctx, abstract_ok);
+            info.name = inner.name;
+            info.qualified = inner.qualified;
+            p.expect(R_PAREN);
+            pm.complete(p, PAREN_DECLARATOR);
+        }
+        DOT3 => {
+            p.bump(DOT3);
+            if p.at(IDENT) {
+                declarator_name(p, &mut info);
+            }
+        }
+        IDENT | OPERATOR_KW | TILDE => declarator_name(p, &mut info),
+        COLON2 if matches!(p.nth(1), IDENT | OPERATOR_KW | TILDE | TEMPLATE_KW) => declarator_name(p, &mut info),
+        // `Class::*` pointer to member is handled by ptr_operators
+        _ => {
+            if !abstract_ok {
+                p.error_expected("a name");
+            }
+        }
+    }
+    attrs::attrs(p);
+    loop {
+        match p.current() {
+            L_BRACK if !p.at_attr_start() => {
+                let a = p.start();
+                p.bump(L_BRACK);
+                if !p.at(R_BRACK) {
+                    exprs::expr(p);
+                }
+                p.expect(R_BRACK);
+                a.complete(p, ARRAY_SUFFIX);
+                suffix_is_function = false;
+            }
+            L_PAREN => {
+                if !abstract_ok && info.name.is_some() && !looks_like_params(p, ctx) {
+                    break;
+                }
+                params(p, ctx);
+                function_qualifiers(p);
+                suffix_is_function = true;
+            }
+            _ if attrs::at_any_attr(p) => {
+                attrs::attrs(p);
+            }
+            _ => break,
+        }
+    }
+    info.is_function = suffix_is_function;
+    p.leave();
+    m.complete(p, DECLARATOR);
+    info
+}
+
+fn declarator_name<'a>(p: &mut Parser<'a>, info: &mut DeclaratorInfo<'a>) {
+    let n = p.start();
+    // a plain identifier is a NAME; anything qualified or templated keeps the PATH shape
+    if p.at(IDENT) && !matches!(p.nth(1), COLON2 | L_ANGLE) {
+        info.name = Some(p.current_text());
+        p.bump(IDENT);
+        n.complete(p, NAME);
+        return;
+    }
+    let path = names::path(p, AngleCtx::Type);
+    info.name = Some(path.last);
+    info.qualified = path.qualified;
+    info.operator = path.operator;
+    n.complete(p, NAME);
+}
+
+/// After `(` in a declarator: is this a nested declarator like `(*fp)` or `(&arr)`?
+fn is_nested_declarator(p: &Parser<'_>, abstract_ok: bool) -> bool {
+    match p.nth(1) {
+        STAR | AMP | AMP2 | CARET => {
+            // `(*p)` or `(&r)`; but an abstract `(*)` too
+            true
+        }
+        IDENT if !abstract_ok => {
+            // `T (x)` declares x; `T (x, y)` is an initializer
+            matches!(p.nth(2), R_PAREN | L_BRACK) && !p.scopes.is_type(p.nth_text(1))
+        }
+        COLON2 => false,
+        _ => false,
+    }
+}
+
+/// `*`, `&`, `&&`, `Class::*`, each with qualifiers: `* const device`.
+fn ptr_operators(p: &mut Parser<'_>) {
+    loop {
+        match p.current() {
+            STAR | AMP | AMP2 | CARET => {
+                let m = p.start();
+                p.bump_any();
+                ptr_qualifiers(p);
+                m.complete(p, PTR_OPERATOR);
+            }
+            IDENT | COLON2 => {
+                // `Class::*`
+                let Some(scan) = names::scan_path(p, p.pos(), AngleCtx::Type) else { return };
+                if p.kinds.get(scan.end) == Some(&COLON2) && p.kinds.get(scan.end + 1) == Some(&STAR) {
+                    let m = p.start();
+                    names::path(p, AngleCtx::Type);
+                    p.bump(COLON2);
+                    p.bump(STAR);
+                    ptr_qualifiers(p);
+                    m.complete(p, PTR_OPERATOR);
+                } else {
+                    return;
+                }
+            }
+            _ => return,
+        }
+    }
+}
+
+fn ptr_qualifiers(p: &mut Parser<'_>) {
+    loop {
+        let k = p.current();
+        if matches!(k, CONST_KW | VOLATILE_KW) || k.is_address_space() || is_restrict(p) {
+            p.bump_any();
+        } else if is_contextual_qualifier(p) {
+            coherent_spec(p);
+        } else if attrs::at_any_attr(p) {
+            attrs::attrs(p);
+        } else {
+            return;
+        }
+    }
+}
+
+/// Whether a `(` after a declarator name starts parameters (a function declarator)
+/// rather than a parenthesised initializer.
+fn looks_like_params(p: &Parser<'_>, ctx: DeclCtx) -> bool {
+    debug_assert!(p.at(L_PAREN));
+    if matches!(ctx, DeclCtx::Param | DeclCtx::TypeId | DeclCtx::TemplateParam) {
+        return true;
+    }
+    let k = p.nth(1);
+    if k == R_PAREN || k == DOT3 {
+        return true;
+    }
+    if k.is_builtin_type_keyword() {
+        return !matches!(p.nth(2), L_PAREN | L_CURLY);
+    }
+    if matches!(
+        k,
+        CONST_KW | VOLATILE_KW | TYPENAME_KW | STRUCT_KW | CLASS_KW | ENUM_KW | UNION_KW | REGISTER_KW | L_BRACK
+    ) || k.is_address_space()
+    {
+        return true;
+    }
+    if k == IDENT || k == COLON2 {
+        let Some(scan) = names::scan_path(p, p.pos() + 1, AngleCtx::Type) else { return false };
+        let next = p.kinds.get(scan.end).copied().unwrap_or(EOF);
+        return match scan.sym {
+            Some(Sym::Type | Sym::Template) => !matches!(next, L_PAREN | L_CURLY | DOT | ARROW),
+            Some(Sym::Value | Sym::Namespace) => false,
+            None => match next {
+                IDENT => true,
+                _ if next.is_address_space() => true,
+                STAR | AMP | AMP2 => {
+                    let n2 = p.kinds.get(scan.end + 1).copied().unwrap_or(EOF);
+                    n2.is_address_space() || matches!(n2, CONST_KW | STAR | AMP) || {
+                        n2 == IDENT
+                            && matches!(
+                                p.kinds.get(scan.end + 2).copied().unwrap_or(EOF),
+                                COMMA | R_PAREN | EQ | L_BRACK
+                            )
+                    }
+                }
+                _ => ctx == DeclCtx::Namespace && matches!(next, COMMA | R_PAREN) && scan.template_id,
+            },
+        };
+    }
+    false
+}
+
+/// `( params )`
+pub(crate) fn params(p: &mut Parser<'_>, ctx: DeclCtx) {
+    let m = p.start();
+    p.bump(L_PAREN);
+    let _ = ctx;
+    while !p.at_eof() && !p.at(R_PAREN) {
+        if p.at(DOT3) {
+            p.bump(DOT3);
+            continue;
+        }
+        if p.at(COMMA) {
+            p.error("expected a parameter");
+            p.bump(COMMA);
+            continue;
+        }
+        if matches!(p.current(), SEMI | L_CURLY | R_CURLY) {
+            break;
+        }
+        param(p);
+        if !p.at(R_PAREN) && !p.eat(COMMA) {
+            if matches!(p.current(), SEMI | L_CURLY | R_CURLY | EOF) {
+                break;
+            }
+            p.error_expected("`,` or `)`");
+            // skip what cannot be part of the list
+            while !p.at_eof() && !matches!(p.current(), COMMA | R_PAREN | SEMI | L_CURLY | R_CURLY) {
+                if matches!(p.current(), L_PAREN | L_BRACK) {
+                    p.skip_balanced();
+                } else {
+                    p.bump_any();
+                }
+            }
+            p.eat(COMMA);
+        }
+    }
+    p.expect(R_PAREN);
+    m.complete(p, PARAM_LIST);
+}
+
+/// A single parameter declaration (for `catch (T e)`).
+pub(crate) fn params_single(p: &mut Parser<'_>) {
+    param(p);
+}
+
+fn param(p: &mut Parser<'_>) {
+    let m = p.start();
+    attrs::attrs(p);
+    let spec = decl_specifiers(p, DeclCtx::Param);
+    if !spec.has_type && !spec.any {
+        p.error_expected("a parameter declaration");
+        if !matches!(p.current(), COMMA | R_PAREN) {
+            p.bump_any();
+        }
+        m.complete(p, PARAM);
+        return;
+    }
+    let d = declarator(p, DeclCtx::Param, true);
+    if let Some(name) = d.name {
+        p.scopes.declare(name, Sym::Value);
+    }
+    if p.at(EQ) {
+        p.bump(EQ);
+        exprs::initializer_clause(p);
+    }
+    m.complete(p, PARAM);
+}
+
+/// After a parameter list: `const`, `volatile`, an address space (MSL member
+/// functions), `&`/`&&`, `noexcept`, `override`/`final`, attributes, `-> T`.
+fn function_qualifiers(p: &mut Parser<'_>) {
+    loop {
+        let k = p.current();
+        if matches!(k, CONST_KW | VOLATILE_KW) || k.is_address_space() {
+            p.bump_any();
+        } else if matches!(k, AMP | AMP2) && !matches!(p.nth(1), IDENT | L_PAREN) {
+            p.bump_any();
+        } else if k == NOEXCEPT_KW {
+            let m = p.start();
+            p.bump(NOEXCEPT_KW);
+            if p.at(L_PAREN) {
+                p.bump(L_PAREN);
+                exprs::expr(p);
+                p.expect(R_PAREN);
+            }
+            m.complete(p, NOEXCEPT_SPEC);
+        } else if k == THROW_KW && p.nth_at(1, L_PAREN) {
+            let m = p.start();
+            p.bump(THROW_KW);
+            p.skip_balanced();
+            m.complete(p, NOEXCEPT_SPEC);
+        } else if k == IDENT && matches!(p.current_text(), "override" | "final") {
+            p.bump(IDENT);
+        } else if attrs::at_any_attr(p) {
+            attrs::attrs(p);
+        } else if k == ARROW {
+            let m = p.start();
+            p.bump(ARROW);
+            type_id(p);
+            m.complete(p, TRAILING_RETURN);
+        } else {
+            return;
+        }
+    }
+}
+
+/// A type: `const device float4 *`, `texture2d<half, access::read>`, `float(float)`.
+pub(crate) fn type_id(p: &mut Parser<'_>) {
+    let m = p.start();
+    let spec = decl_specifiers(p, DeclCtx::TypeId);
+    if !spec.has_type && !spec.any {
+        p.error_expected("a type");
+    }
+    // an abstract declarator, if anything declarator-like follows
+    if matches!(p.current(), STAR | AMP | AMP2 | L_PAREN | CARET) || p.at(L_BRACK) {
+        declarator(p, DeclCtx::TypeId, true);
+    }
+    m.complete(p, TYPE);
+}
+
+/// A type-id without any declarator (`typename T::x` / `decltype(e)` before `(`).
+pub(crate) fn type_id_no_declarator(p: &mut Parser<'_>) {
+    let m = p.start();
+    decl_specifiers(p, DeclCtx::TypeId);
+    m.complete(p, TYPE);
+}
+
+/// The type in a `new` expression: specifiers, pointers and array bounds, but no
+/// parameter list (a `(` after it holds the constructor arguments).
+pub(crate) fn new_type_id(p: &mut Parser<'_>) {
+    let m = p.start();
+    let spec = decl_specifiers(p, DeclCtx::TypeId);
+    if !spec.any {
+        p.error_expected("a type");
+    }
+    if matches!(p.current(), STAR | AMP | AMP2) || (p.at(L_BRACK) && !p.at_attr_start()) {
+        let d = p.start();
+        ptr_operators(p);
+        while p.at(L_BRACK) && !p.at_attr_start() {
+            let a = p.start();
+            p.bump(L_BRACK);
+            if !p.at(R_BRACK) {
+                exprs::expr(p);
+            }
+            p.expect(R_BRACK);
+            a.complete(p, ARRAY_SUFFIX);
+        }
+        d.complete(p, DECLARATOR);
+    }
+    m.complete(p, TYPE);
+}
+
+/// The type after `operator` in a conversion function: specifiers and pointer
+/// operators only (`operator const T&()`).
+pub(crate) fn conversion_type(p: &mut Parser<'_>) {
+    let m = p.start();
+    let spec = decl_specifiers(p, DeclCtx::TypeId);
+    if !spec.any {
+        p.error_expected("an operator or a type");
+    }
+    if matches!(p.current(), STAR | AMP | AMP2) {
+        let d = p.start();
+        ptr_operators(p);
+        d.complete(p, DECLARATOR);
+    }
+    m.complete(p, TYPE);
+}
+
+/// Whether a type-id (rather than an expression) starts here, as in `sizeof(T)`.
+pub(crate) fn looks_like_type_id(p: &Parser<'_>) -> bool {
+    let k = p.current();
+    if k.is_builtin_type_keyword() {
+        return !matches!(p.nth(1), L_PAREN | L_CURLY) || (p.nth(1) == L_PAREN && p.nth(2) == R_PAREN);
+    }
+    if matches!(k, CONST_KW | VOLATILE_KW | TYPENAME_KW | STRUCT_KW | CLASS_KW | ENUM_KW | UNION_KW)
+        || k.is_address_space()
+    {
+        return true;
+    }
+    if k == IDENT || (k == COLON2 && p.nth_at(1, IDENT)) {
+        let Some(scan) = names::scan_path(p, p.pos(), AngleCtx::Type) else { return false };
+        let next = p.kinds.get(scan.end).copied().unwrap_or(EOF);
+        return match scan.sym {
+            Some(Sym::Type) => !matches!(next, L_PAREN | L_CURLY | DOT | ARROW | COLON2),
+            Some(Sym::Template) => scan.template_id && !matches!(next, L_PAREN | L_CURLY | DOT | ARROW | COLON2),
+            _ => false,
+        };
+    }
+    false
+}
+
+/// `sizeof(X)`, `alignas(X)`: a type if it reads as one, else an expression.
+pub(crate) fn type_or_expr(p: &mut Parser<'_>) {
+    if looks_like_type_id(p) {
+        type_id(p);
+    } else {
+        exprs::expr(p);
+    }
+}
