@@ -6,12 +6,14 @@
 
 pub mod config;
 pub mod lexer;
+pub mod line_index;
 mod parse;
 mod parser;
 pub mod pp;
 mod syntax_kind;
 pub mod vfs;
 
+pub use line_index::{LineCol, LineIndex};
 pub use parse::{Diagnostic, Origin, Parse, debug_dump, parse_file, parse_text};
 
 pub use config::{MetalVersion, Platform, PpConfig};

@@ -4,7 +4,8 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use rowan::{GreenNode, GreenNodeBuilder};
+use rowan::{GreenNode, GreenToken, NodeOrToken};
+use rustc_hash::FxHashMap;
 
 use crate::parser::{ErrorAt, Event, parse_events};
 use crate::pp::{self, ARENA, NO_CALL, Preprocessed};
@@ -74,19 +75,20 @@ pub fn parse_text(text: &str, config: &PpConfig) -> Parse {
 }
 
 fn build(pp: Preprocessed) -> Parse {
-    let (events, parser) = parse_events(&pp);
+    let (events, mut parser) = parse_events(&pp);
     let token_pieces: Vec<u32> = (0..parser.token_count()).map(|t| parser.piece_of(t)).collect();
+    let parse_errors = std::mem::take(&mut parser.errors);
     drop(parser);
     let mut b = TreeBuilder {
         pp: &pp,
-        builder: GreenNodeBuilder::new(),
+        builder: Builder::default(),
         piece: 0,
         split_off: 0,
         offset: 0,
         piece_starts: vec![0; pp.pieces.len()],
         depth: 0,
     };
-    let mut errors: Vec<(String, ErrorAt)> = Vec::new();
+    let mut errors: Vec<u32> = Vec::new();
     let mut events = events;
     let mut forward: Vec<SyntaxKind> = Vec::new();
     for i in 0..events.len() {
@@ -112,7 +114,7 @@ fn build(pp: Preprocessed) -> Parse {
             Event::Finish => b.finish(),
             Event::Token { kind } => b.token(kind, None),
             Event::SplitToken { kind, len } => b.token(kind, Some(len)),
-            Event::Error { msg, at } => errors.push((msg, at)),
+            Event::Error(i) => errors.push(i),
             Event::Tombstone => {}
         }
     }
@@ -130,7 +132,9 @@ fn build(pp: Preprocessed) -> Parse {
             message: d.message.clone(),
         })
         .collect();
-    for (msg, at) in errors {
+    let mut parse_errors: Vec<Option<(String, ErrorAt)>> = parse_errors.into_iter().map(Some).collect();
+    for i in errors {
+        let Some((msg, at)) = parse_errors.get_mut(i as usize).and_then(Option::take) else { continue };
         let (file, range) = match at {
             ErrorAt::Token(t) => piece_location(&pp, token_pieces.get(t as usize).copied()),
             ErrorAt::After(t) => {
@@ -165,9 +169,50 @@ fn piece_location(pp: &Preprocessed, piece: Option<u32>) -> (u32, TextRange) {
     (p.file, p.range())
 }
 
+/// Builds green nodes directly: short tokens are shared through a small interner, nodes
+/// are not deduplicated (hashing every node costs more than it saves here).
+#[derive(Default)]
+struct Builder<'t> {
+    stack: Vec<(SyntaxKind, usize)>,
+    children: Vec<NodeOrToken<GreenNode, GreenToken>>,
+    tokens: FxHashMap<(SyntaxKind, &'t str), GreenToken>,
+}
+
+impl<'t> Builder<'t> {
+    fn start_node(&mut self, kind: SyntaxKind) {
+        self.stack.push((kind, self.children.len()));
+    }
+
+    fn token(&mut self, kind: SyntaxKind, text: &'t str) {
+        let tok = if text.len() <= 24 {
+            self.tokens.entry((kind, text)).or_insert_with(|| GreenToken::new(kind.into(), text)).clone()
+        } else {
+            GreenToken::new(kind.into(), text)
+        };
+        self.children.push(NodeOrToken::Token(tok));
+    }
+
+    fn finish_node(&mut self) {
+        let Some((kind, first)) = self.stack.pop() else { return };
+        let node = GreenNode::new(kind.into(), self.children.drain(first..));
+        self.children.push(NodeOrToken::Node(node));
+    }
+
+    fn finish(mut self) -> GreenNode {
+        match self.children.pop() {
+            Some(NodeOrToken::Node(n)) if self.children.is_empty() => n,
+            Some(other) => {
+                self.children.push(other);
+                GreenNode::new(SyntaxKind::SOURCE_FILE.into(), self.children.drain(..))
+            }
+            None => GreenNode::new(SyntaxKind::SOURCE_FILE.into(), std::iter::empty()),
+        }
+    }
+}
+
 struct TreeBuilder<'a> {
     pp: &'a Preprocessed,
-    builder: GreenNodeBuilder<'static>,
+    builder: Builder<'a>,
     /// Next piece to emit.
     piece: usize,
     /// Bytes of the current piece already emitted (after a split).
@@ -183,7 +228,7 @@ impl TreeBuilder<'_> {
             self.flush_trivia();
         }
         self.depth += 1;
-        self.builder.start_node(kind.into());
+        self.builder.start_node(kind);
     }
 
     fn finish(&mut self) {
@@ -230,7 +275,7 @@ impl TreeBuilder<'_> {
             }
         };
         self.offset += text.len() as u32;
-        self.builder.token(kind.into(), text);
+        self.builder.token(kind, text);
     }
 }
 

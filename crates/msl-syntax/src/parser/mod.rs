@@ -37,10 +37,8 @@ pub(crate) enum Event {
         kind: SyntaxKind,
         len: u32,
     },
-    Error {
-        msg: String,
-        at: ErrorAt,
-    },
+    /// Index into the parser's error list.
+    Error(u32),
     Tombstone,
 }
 
@@ -68,6 +66,7 @@ pub(crate) struct Parser<'a> {
     split: Vec<(u32, u32)>,
     pos: usize,
     pub(crate) events: Vec<Event>,
+    pub(crate) errors: Vec<(String, ErrorAt)>,
     depth: u32,
     last_error: Option<usize>,
     pub(crate) scopes: Scopes<'a>,
@@ -174,6 +173,7 @@ impl<'a> Parser<'a> {
             split: Vec::new(),
             pos: 0,
             events: Vec::with_capacity(pp.pieces.len()),
+            errors: Vec::new(),
             depth: 0,
             last_error: None,
             scopes: Scopes::new(),
@@ -326,7 +326,8 @@ impl<'a> Parser<'a> {
             return;
         }
         self.last_error = Some(self.pos);
-        self.events.push(Event::Error { msg, at });
+        self.events.push(Event::Error(self.errors.len() as u32));
+        self.errors.push((msg, at));
     }
 
     /// An error about the current token.

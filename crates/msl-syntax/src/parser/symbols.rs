@@ -121,14 +121,27 @@ impl<'a> Scopes<'a> {
 
 /// Builtin names of the Metal standard library that matter to parsing.
 pub(crate) fn builtin(name: &str) -> Option<Sym> {
-    if BUILTIN_TEMPLATES.contains(&name) {
-        return Some(Sym::Template);
+    static TABLE: std::sync::OnceLock<FxHashMap<&'static str, Sym>> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut t = FxHashMap::default();
+        for n in BUILTIN_TYPES {
+            t.insert(*n, Sym::Type);
+        }
+        for n in BUILTIN_TEMPLATES {
+            t.insert(*n, Sym::Template);
+        }
+        for n in ["metal", "simd", "raytracing", "mpp", "tensor_ops", "fast", "precise", "std"] {
+            t.insert(n, Sym::Namespace);
+        }
+        t
+    });
+    if let Some(s) = table.get(name) {
+        return Some(*s);
     }
-    if BUILTIN_TYPES.contains(&name) || is_numeric_type_name(name) {
+    // numeric type names all start with a lowercase letter and are short
+    if name.len() <= 20 && name.as_bytes().first().is_some_and(|b| b.is_ascii_lowercase()) && is_numeric_type_name(name)
+    {
         return Some(Sym::Type);
-    }
-    if matches!(name, "metal" | "simd" | "raytracing" | "mpp" | "tensor_ops" | "fast" | "precise" | "std") {
-        return Some(Sym::Namespace);
     }
     None
 }

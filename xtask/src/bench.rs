@@ -1,0 +1,100 @@
+//! Throughput of lexing + preprocessing + parsing, measured on the corpus, and the time
+//! for the largest real file (ggml's 11,900-line Metal backend).
+
+use std::time::{Duration, Instant};
+
+use msl_syntax::{FileResolver, PpConfig, Vfs, lexer, parse_file, pp};
+
+use crate::corpus::load_units;
+
+pub fn run(args: &[String]) -> Result<u8, String> {
+    let mut iterations = 30usize;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--iterations" => iterations = it.next().and_then(|n| n.parse().ok()).unwrap_or(iterations).max(1),
+            other => return Err(format!("unknown argument `{other}`")),
+        }
+    }
+    let root = crate::corpus_dir();
+    if !root.join("FILES.tsv").exists() {
+        return Err(format!("corpus not found at {} (set MSL_CORPUS)", root.display()));
+    }
+    println!("single thread; release build");
+
+    // --- the ggml file -------------------------------------------------------------
+    let ggml = root.join("ggml/src/ggml-metal/ggml-metal.metal");
+    let vfs = Vfs::with_disk();
+    let id = vfs.load(&ggml).map_err(|e| format!("{}: {e}", ggml.display()))?;
+    let mut cfg = PpConfig::default();
+    cfg.include_dirs.push(root.join("ggml/src"));
+    let text = vfs.text(id);
+    let lines = text.lines().count();
+    let warm = parse_file(id, &vfs, &cfg);
+    let unit_bytes: usize = warm.files().iter().filter(|f| !f.is_virtual).map(|f| f.text.len()).sum();
+    let lex = time(iterations, || {
+        std::hint::black_box(lexer::lex(&text));
+    });
+    let prep = time(iterations, || {
+        std::hint::black_box(pp::preprocess(id, &vfs, &cfg));
+    });
+    let full = time(iterations, || {
+        std::hint::black_box(parse_file(id, &vfs, &cfg));
+    });
+    println!(
+        "ggml-metal.metal: {lines} lines, {:.0} KB with headers; lex {} | lex+preprocess {} | lex+preprocess+parse+tree {} (median of {iterations}; min {})",
+        unit_bytes as f64 / 1e3,
+        ms(lex.0),
+        ms(prep.0),
+        ms(full.0),
+        ms(full.1)
+    );
+
+    // --- the whole corpus ----------------------------------------------------------
+    let units: Vec<_> = load_units(&root)?.into_iter().filter(|u| u.role == "tu").collect();
+    let vfs = Vfs::with_disk();
+    let mut ids = Vec::with_capacity(units.len());
+    let mut bytes = 0usize;
+    for u in &units {
+        let id = vfs.load(&root.join(&u.path)).map_err(|e| format!("{}: {e}", u.path))?;
+        // warm the file cache (headers included) so that the timed pass reads no disk
+        let p = parse_file(id, &vfs, &u.config);
+        bytes += p.files().iter().filter(|f| !f.is_virtual).map(|f| f.text.len()).sum::<usize>();
+        ids.push(id);
+    }
+    let passes = 3;
+    let mut best = Duration::MAX;
+    for _ in 0..passes {
+        let start = Instant::now();
+        for (u, id) in units.iter().zip(&ids) {
+            std::hint::black_box(parse_file(*id, &vfs, &u.config));
+        }
+        best = best.min(start.elapsed());
+    }
+    println!(
+        "corpus: {} units, {:.1} MB of source (headers counted per unit) in {:.2} s: {:.1} MB/s (best of {passes})",
+        units.len(),
+        bytes as f64 / 1e6,
+        best.as_secs_f64(),
+        bytes as f64 / 1e6 / best.as_secs_f64()
+    );
+    Ok(0)
+}
+
+/// Median and minimum of `n` runs.
+fn time(n: usize, mut f: impl FnMut()) -> (Duration, Duration) {
+    f();
+    let mut v: Vec<Duration> = (0..n)
+        .map(|_| {
+            let s = Instant::now();
+            f();
+            s.elapsed()
+        })
+        .collect();
+    v.sort();
+    (v[v.len() / 2], v[0])
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.2} ms", d.as_secs_f64() * 1e3)
+}

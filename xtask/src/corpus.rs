@@ -1,0 +1,168 @@
+//! Runs the syntax layer over every translation unit of the corpus with its flags.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use msl_syntax::{LineIndex, PpConfig, Severity, SyntaxKind, Vfs, config, parse_file};
+
+/// One row of FILES.tsv.
+#[derive(Debug, Clone)]
+pub struct Unit {
+    pub path: String,
+    pub role: String,
+    pub config: PpConfig,
+}
+
+pub fn load_units(root: &Path) -> Result<Vec<Unit>, String> {
+    let tsv = std::fs::read_to_string(root.join("FILES.tsv"))
+        .map_err(|e| format!("cannot read {}: {e}", root.join("FILES.tsv").display()))?;
+    let mut units = Vec::new();
+    for line in tsv.lines().skip(1) {
+        let f: Vec<&str> = line.split('\t').collect();
+        if f.len() < 8 {
+            continue;
+        }
+        let mut cfg = PpConfig::default();
+        if let Some((v, p)) = config::parse_std(f[5]) {
+            cfg.version = v;
+            if let Some(p) = p {
+                cfg.platform = p;
+            }
+        }
+        let inc: Vec<&str> = f[6].split_whitespace().collect();
+        let mut i = 0;
+        while i < inc.len() {
+            if inc[i] == "-I" {
+                if let Some(d) = inc.get(i + 1) {
+                    cfg.include_dirs.push(root.join(d));
+                }
+                i += 2;
+            } else {
+                cfg.include_dirs.push(root.join(inc[i].trim_start_matches("-I")));
+                i += 1;
+            }
+        }
+        for d in f[7].split_whitespace() {
+            cfg.define(d.trim_start_matches("-D"));
+        }
+        units.push(Unit { path: f[1].to_string(), role: f[2].to_string(), config: cfg });
+    }
+    Ok(units)
+}
+
+struct Outcome {
+    path: String,
+    counted: bool,
+    errors: Vec<String>,
+    warnings: usize,
+    bytes: usize,
+}
+
+pub fn run(args: &[String]) -> Result<u8, String> {
+    let mut filter = String::new();
+    let mut jobs = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    let mut verbose = false;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--filter" => filter = it.next().cloned().unwrap_or_default(),
+            "--jobs" => jobs = it.next().and_then(|j| j.parse().ok()).unwrap_or(jobs),
+            "--verbose" | "-v" => verbose = true,
+            other => return Err(format!("unknown argument `{other}`")),
+        }
+    }
+    let root = crate::corpus_dir();
+    if !root.join("FILES.tsv").exists() {
+        println!("corpus: not found at {} (set MSL_CORPUS); skipped", root.display());
+        return Ok(0);
+    }
+    let units: Vec<Unit> = load_units(&root)?
+        .into_iter()
+        .filter(|u| matches!(u.role.as_str(), "tu" | "unvalidated") && u.path.contains(&filter))
+        .collect();
+    let start = Instant::now();
+    let next = AtomicUsize::new(0);
+    let outcomes: Vec<Outcome> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..jobs.max(1))
+            .map(|_| {
+                s.spawn(|| {
+                    let mut out = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(u) = units.get(i) else { break };
+                        out.push(check_unit(&root, u));
+                    }
+                    out
+                })
+            })
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
+    });
+    let elapsed = start.elapsed();
+    let counted: Vec<&Outcome> = outcomes.iter().filter(|o| o.counted).collect();
+    let failing: Vec<&&Outcome> = counted.iter().filter(|o| !o.errors.is_empty()).collect();
+    let total_errors: usize = counted.iter().map(|o| o.errors.len()).sum();
+    let warnings: usize = counted.iter().map(|o| o.warnings).sum();
+    let bytes: usize = outcomes.iter().map(|o| o.bytes).sum();
+    let mut failing_sorted = failing.clone();
+    failing_sorted.sort_by(|a, b| a.path.cmp(&b.path));
+    for o in failing_sorted.iter().take(if verbose { usize::MAX } else { 50 }) {
+        println!("FAIL {}", o.path);
+        for e in o.errors.iter().take(if verbose { usize::MAX } else { 3 }) {
+            println!("    {e}");
+        }
+    }
+    if failing.len() > 50 && !verbose {
+        println!("... and {} more failing units (use --verbose)", failing.len() - 50);
+    }
+    println!(
+        "corpus (syntax): {} units, {} with errors, {} errors, {} warnings, {:.1} MB in {:.2} s",
+        counted.len(),
+        failing.len(),
+        total_errors,
+        warnings,
+        bytes as f64 / 1e6,
+        elapsed.as_secs_f64()
+    );
+    Ok(if failing.is_empty() { 0 } else { 1 })
+}
+
+fn check_unit(root: &Path, u: &Unit) -> Outcome {
+    let vfs = Vfs::with_disk();
+    let path: PathBuf = root.join(&u.path);
+    let counted = u.role == "tu";
+    let id = match vfs.load(&path) {
+        Ok(id) => id,
+        Err(e) => {
+            return Outcome {
+                path: u.path.clone(),
+                counted,
+                errors: vec![format!("cannot read: {e}")],
+                warnings: 0,
+                bytes: 0,
+            };
+        }
+    };
+    let parse = parse_file(id, &vfs, &u.config);
+    let mut errors = Vec::new();
+    let mut warnings = 0;
+    for d in parse.diagnostics() {
+        if d.severity != Severity::Error {
+            warnings += 1;
+            continue;
+        }
+        let f = &parse.files()[d.file as usize];
+        let lc = LineIndex::new(&f.text).line_col(d.range.start());
+        errors.push(format!("{}:{}:{}: {} [{}]", f.path.display(), lc.line + 1, lc.col + 1, d.message, d.code));
+    }
+    // structural invariants of the tree
+    if parse.main_file_text_from_tree() != *parse.files()[0].text {
+        errors.push("tree is not lossless for the main file".into());
+    }
+    if parse.syntax().descendants().any(|n| n.kind() == SyntaxKind::ERROR) && errors.is_empty() {
+        errors.push("tree has an ERROR node but no error was reported".into());
+    }
+    let bytes = parse.files().iter().filter(|f| !f.is_virtual).map(|f| f.text.len()).sum();
+    Outcome { path: u.path.clone(), counted, errors, warnings, bytes }
+}

@@ -1,0 +1,45 @@
+//! Project tasks: `cargo xtask corpus`, `cargo xtask bench`.
+
+mod bench;
+mod corpus;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (cmd, rest) = match args.split_first() {
+        Some((c, r)) => (c.as_str(), r),
+        None => ("help", &[][..]),
+    };
+    let result = match cmd {
+        "corpus" => corpus::run(rest),
+        "bench" => bench::run(rest),
+        _ => {
+            eprintln!(
+                "usage: cargo xtask <command>\n\n\
+                 commands:\n  \
+                 corpus [--filter TEXT] [--jobs N] [--verbose]   check every unit of the corpus; one summary line\n  \
+                 bench  [--iterations N]                          parser throughput and the ggml timing\n\n\
+                 The corpus is read from $MSL_CORPUS or ../shared/corpus."
+            );
+            return ExitCode::from(if cmd == "help" || cmd == "--help" { 0 } else { 2 });
+        }
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("xtask {cmd}: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// The corpus directory.
+pub fn corpus_dir() -> PathBuf {
+    if let Some(d) = std::env::var_os("MSL_CORPUS") {
+        return PathBuf::from(d);
+    }
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    root.join("../shared/corpus")
+}
