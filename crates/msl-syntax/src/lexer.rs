@@ -103,12 +103,16 @@ impl<'a> Lexer<'a> {
             let start = self.pos;
             let b = self.bytes[self.pos];
             match b {
-                b'\n' => {
+                b'\n' | b'\r' => {
+                    // a line break together with the blank lines and indentation after it
                     self.pos += 1;
-                    self.push(NEWLINE, start);
-                }
-                b'\r' => {
-                    self.pos += if self.peek(1) == b'\n' { 2 } else { 1 };
+                    while let Some(&b) = self.bytes.get(self.pos) {
+                        if matches!(b, b'\n' | b'\r' | b' ' | b'\t' | 0x0b | 0x0c) {
+                            self.pos += 1;
+                        } else {
+                            break;
+                        }
+                    }
                     self.push(NEWLINE, start);
                 }
                 b' ' | b'\t' | 0x0b | 0x0c => {
@@ -595,6 +599,13 @@ mod tests {
     }
 
     #[test]
+    fn line_breaks_take_the_indentation() {
+        let (tokens, _) = lex("a\n\n    b\r\n\tc");
+        let k: Vec<_> = tokens.iter().map(|t| (t.kind, t.len)).collect();
+        assert_eq!(k, vec![(IDENT, 1), (NEWLINE, 6), (IDENT, 1), (NEWLINE, 3), (IDENT, 1)]);
+    }
+
+    #[test]
     fn line_continuation_is_whitespace() {
         let (tokens, _) = lex("a \\\n b");
         let k: Vec<_> = tokens.iter().map(|t| t.kind).collect();
@@ -622,6 +633,11 @@ mod tests {
         let (tokens, errors) = lex(text);
         let total: u32 = tokens.iter().map(|t| t.len).sum();
         assert_eq!(total as usize, text.len());
-        assert_eq!(errors.len(), 4, "{errors:?}");
+        // the char literal runs to the end of its line, swallowing the `/*`
+        let messages: Vec<&str> = errors.iter().map(|e| e.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            ["unexpected character `@`", "missing terminating `\"` character", "missing terminating `'` character"]
+        );
     }
 }

@@ -77,7 +77,7 @@ mod tests {
         let idx = LineIndex::new(text);
         assert_eq!(idx.line_col(0.into()), LineCol { line: 0, col: 0 });
         assert_eq!(idx.line_col(4.into()), LineCol { line: 1, col: 1 });
-        assert_eq!(idx.line_col(10.into()), LineCol { line: 3, col: 0 });
+        assert_eq!(idx.line_col(9.into()), LineCol { line: 3, col: 0 });
         assert_eq!(idx.line_col(100.into()), LineCol { line: 3, col: 1 });
         assert_eq!(idx.offset(LineCol { line: 1, col: 1 }), Some(4.into()));
         assert_eq!(idx.offset(LineCol { line: 9, col: 0 }), None);

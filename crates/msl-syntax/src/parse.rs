@@ -141,11 +141,6 @@ fn build(pp: Preprocessed) -> Parse {
                 let (f, r) = piece_location(&pp, token_pieces.get(t as usize).copied());
                 (f, TextRange::empty(r.end()))
             }
-            ErrorAt::Span(a, z) => {
-                let (f, ra) = piece_location(&pp, token_pieces.get(a as usize).copied());
-                let (fz, rz) = piece_location(&pp, token_pieces.get(z as usize).copied());
-                if f == fz && rz.end() >= ra.start() { (f, TextRange::new(ra.start(), rz.end())) } else { (f, ra) }
-            }
         };
         diagnostics.push(Diagnostic { file, range, severity: Severity::Error, code: "E0100", message: msg });
     }

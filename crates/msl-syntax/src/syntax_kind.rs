@@ -221,7 +221,6 @@ pub enum SyntaxKind {
     ELABORATED_TYPE,
     BUILTIN_TYPE,
     PATH,
-    PATH_SEGMENT,
     NAME,
     NAME_REF,
     OPERATOR_NAME,

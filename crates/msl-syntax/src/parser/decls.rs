@@ -133,7 +133,7 @@ fn namespace<'a>(p: &mut Parser<'a>) -> Option<(&'a str, Sym)> {
         n.complete(p, NAME);
         p.bump(EQ);
         if names::at_path_start(p) {
-            names::path(p, AngleCtx::Type);
+            names::path_node(p, AngleCtx::Type);
         } else {
             p.error_expected("a namespace name");
         }
@@ -177,7 +177,7 @@ fn using<'a>(p: &mut Parser<'a>) -> Option<(&'a str, Sym)> {
     if p.at(NAMESPACE_KW) {
         p.bump(NAMESPACE_KW);
         if names::at_path_start(p) {
-            names::path(p, AngleCtx::Type);
+            names::path_node(p, AngleCtx::Type);
         } else {
             p.error_expected("a namespace name");
         }
@@ -203,7 +203,7 @@ fn using<'a>(p: &mut Parser<'a>) -> Option<(&'a str, Sym)> {
     p.eat(ENUM_KW);
     let mut declared = None;
     if names::at_path_start(p) {
-        let info = names::path(p, AngleCtx::Type);
+        let info = names::path_node(p, AngleCtx::Type);
         if !info.last.is_empty() {
             let sym = p.scopes.lookup_member(info.last).unwrap_or(Sym::Value);
             p.scopes.declare(info.last, sym);
@@ -214,7 +214,7 @@ fn using<'a>(p: &mut Parser<'a>) -> Option<(&'a str, Sym)> {
     }
     while p.eat(COMMA) {
         if names::at_path_start(p) {
-            names::path(p, AngleCtx::Type);
+            names::path_node(p, AngleCtx::Type);
         }
     }
     p.expect(SEMI);
@@ -325,7 +325,7 @@ fn template_param(p: &mut Parser<'_>) {
                 p.scopes.declare(name, Sym::Template);
             }
             if p.eat(EQ) && names::at_path_start(p) {
-                names::path(p, AngleCtx::Type);
+                names::path_node(p, AngleCtx::Type);
             }
             m.complete(p, TEMPLATE_TEMPLATE_PARAM);
         }
@@ -677,7 +677,8 @@ fn expect_decl_semi(p: &mut Parser<'_>) {
 
 /// Declarators after the first one (`, *b = 2, c[4]`), or all of them after a class
 /// definition.
-fn init_declarators(p: &mut Parser<'_>, ctx: DeclCtx, typedef: bool, mut after_comma: bool) {
+fn init_declarators(p: &mut Parser<'_>, ctx: DeclCtx, typedef: bool, after_comma: bool) {
+    let mut after_comma = after_comma;
     loop {
         if !after_comma
             && !matches!(p.current(), IDENT | STAR | AMP | AMP2 | L_PAREN | COLON2)
@@ -685,7 +686,6 @@ fn init_declarators(p: &mut Parser<'_>, ctx: DeclCtx, typedef: bool, mut after_c
         {
             break;
         }
-        after_comma = false;
         let id = p.start();
         p.scopes.push();
         let d = types::declarator(p, ctx, false);

@@ -194,7 +194,7 @@ fn unary_inner(p: &mut Parser<'_>, r: Restrictions) -> Option<CompletedMarker> {
                 p.bump(DOT3);
                 if p.expect(L_PAREN) {
                     if p.at(IDENT) {
-                        names::path(p, AngleCtx::Expr);
+                        names::path_node(p, AngleCtx::Expr);
                     }
                     p.expect(R_PAREN);
                 }
@@ -488,7 +488,7 @@ fn member_name(p: &mut Parser<'_>) {
         }
         OPERATOR_KW => names::operator_name(p),
         _ if names::at_path_start(p) => {
-            names::path(p, AngleCtx::Member);
+            names::path_node(p, AngleCtx::Member);
         }
         _ => p.error_expected("a member name"),
     }

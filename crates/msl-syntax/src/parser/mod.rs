@@ -48,8 +48,6 @@ pub(crate) enum ErrorAt {
     Token(u32),
     /// Just after the token at this index (for "expected ..." messages).
     After(u32),
-    /// The tokens from the first index to the second (inclusive).
-    Span(u32, u32),
 }
 
 /// Per-token facts from the layout of the source.
@@ -86,7 +84,6 @@ pub(crate) struct Marker {
 #[derive(Clone, Copy)]
 pub(crate) struct CompletedMarker {
     pos: u32,
-    kind: SyntaxKind,
 }
 
 impl Marker {
@@ -96,7 +93,7 @@ impl Marker {
             _ => unreachable!("marker points at a start event"),
         }
         p.events.push(Event::Finish);
-        CompletedMarker { pos: self.pos, kind }
+        CompletedMarker { pos: self.pos }
     }
 
     pub(crate) fn abandon(self, p: &mut Parser<'_>) {
@@ -119,18 +116,6 @@ impl CompletedMarker {
         }
         Marker { pos: new_pos }
     }
-
-    pub(crate) fn kind(&self) -> SyntaxKind {
-        self.kind
-    }
-
-    /// Changes the kind of a completed node.
-    pub(crate) fn change_kind(self, p: &mut Parser<'_>, kind: SyntaxKind) -> CompletedMarker {
-        if let Event::Start { kind: k, .. } = &mut p.events[self.pos as usize] {
-            *k = kind;
-        }
-        CompletedMarker { pos: self.pos, kind }
-    }
 }
 
 impl<'a> Parser<'a> {
@@ -145,7 +130,8 @@ impl<'a> Parser<'a> {
                 match p.kind {
                     NEWLINE => {
                         first_on_line = true;
-                        col0 = true;
+                        // the token holds the next line's indentation, if any
+                        col0 = pp.text(p).ends_with(['\n', '\r']);
                     }
                     MACRO_CALL => {}
                     _ => col0 = false,
@@ -237,10 +223,6 @@ impl<'a> Parser<'a> {
 
     pub(crate) fn current_text(&self) -> &'a str {
         self.nth_text(0)
-    }
-
-    pub(crate) fn at_ident(&self, text: &str) -> bool {
-        self.at(IDENT) && self.current_text() == text
     }
 
     pub(crate) fn nth_flags(&self, n: usize) -> u8 {

@@ -3,7 +3,7 @@
 
 use super::symbols::Sym;
 use super::{Parser, exprs, types};
-use crate::SyntaxKind::{self, *};
+use crate::SyntaxKind::*;
 
 /// Where a name appears; decides how an unknown name followed by `<` is read.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -41,9 +41,18 @@ pub(crate) fn at_path_start(p: &Parser<'_>) -> bool {
     }
 }
 
-/// Parses a path. `ctx` decides how unknown names followed by `<` are read.
-pub(crate) fn path<'a>(p: &mut Parser<'a>, ctx: AngleCtx) -> PathInfo<'a> {
+/// Parses a path wrapped in a PATH node.
+pub(crate) fn path_node<'a>(p: &mut Parser<'a>, ctx: AngleCtx) -> PathInfo<'a> {
     let m = p.start();
+    let info = path(p, ctx);
+    m.complete(p, PATH);
+    info
+}
+
+/// Parses a path as a flat run of elements (`::`, NAME_REF, TEMPLATE_ARG_LIST, ...) in
+/// the caller's node: `metal::vec<float, 4>` is NAME_REF `::` NAME_REF TEMPLATE_ARG_LIST.
+/// `ctx` decides how unknown names followed by `<` are read.
+pub(crate) fn path<'a>(p: &mut Parser<'a>, ctx: AngleCtx) -> PathInfo<'a> {
     let mut info = PathInfo::default();
     if p.at(COLON2) {
         p.bump(COLON2);
@@ -51,7 +60,6 @@ pub(crate) fn path<'a>(p: &mut Parser<'a>, ctx: AngleCtx) -> PathInfo<'a> {
     }
     let mut prev: &str = "";
     loop {
-        let seg = p.start();
         let after_template = p.eat(TEMPLATE_KW);
         match p.current() {
             IDENT => {
@@ -95,11 +103,9 @@ pub(crate) fn path<'a>(p: &mut Parser<'a>, ctx: AngleCtx) -> PathInfo<'a> {
             }
             _ => {
                 p.error_expected("a name");
-                seg.complete(p, PATH_SEGMENT);
                 break;
             }
         }
-        seg.complete(p, PATH_SEGMENT);
         info.segments += 1;
         if p.at(COLON2)
             && matches!(p.nth(1), IDENT | TEMPLATE_KW | OPERATOR_KW | TILDE)
@@ -112,7 +118,6 @@ pub(crate) fn path<'a>(p: &mut Parser<'a>, ctx: AngleCtx) -> PathInfo<'a> {
         }
         break;
     }
-    m.complete(p, PATH);
     info
 }
 
@@ -422,9 +427,4 @@ pub(crate) fn scan_path<'a>(p: &Parser<'a>, start: usize, ctx: AngleCtx) -> Opti
         }
         return Some(out);
     }
-}
-
-/// Kinds that can follow a complete type in a declaration (to tell `T x` from `a * b`).
-pub(crate) fn is_declarator_start(k: SyntaxKind) -> bool {
-    matches!(k, IDENT | STAR | AMP | AMP2 | L_PAREN | COLON2 | TILDE | OPERATOR_KW | DOT3 | L_BRACK)
 }

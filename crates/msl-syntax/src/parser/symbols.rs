@@ -113,10 +113,6 @@ impl<'a> Scopes<'a> {
     pub(crate) fn is_type(&self, name: &str) -> bool {
         matches!(self.lookup(name), Some(Sym::Type | Sym::Template))
     }
-
-    pub(crate) fn is_template(&self, name: &str) -> bool {
-        self.lookup(name) == Some(Sym::Template)
-    }
 }
 
 /// Builtin names of the Metal standard library that matter to parsing.
@@ -398,6 +394,6 @@ mod tests {
         assert!(!s.is_type("Foo"));
         s.pop();
         assert!(s.is_type("Foo"));
-        assert!(s.is_type("float4") && s.is_template("texture2d"));
+        assert!(s.is_type("float4") && s.lookup("texture2d") == Some(Sym::Template));
     }
 }

@@ -54,16 +54,6 @@ fn is_plain_specifier(k: SyntaxKind) -> bool {
     ) || k.is_address_space()
 }
 
-/// Whether a declaration's specifiers can start here (without the symbol table).
-pub(crate) fn at_decl_specifier_keyword(p: &Parser<'_>) -> bool {
-    let k = p.current();
-    is_plain_specifier(k)
-        || k.is_builtin_type_keyword()
-        || matches!(k, EXPLICIT_KW | TYPENAME_KW | STRUCT_KW | CLASS_KW | UNION_KW | ENUM_KW | DECLTYPE_KW)
-        || attrs::at_any_attr(p)
-        || is_contextual_qualifier(p)
-}
-
 /// `coherent(device)` or `coherent device`: Metal's memory-coherence qualifier.
 fn is_contextual_qualifier(p: &Parser<'_>) -> bool {
     p.at(IDENT) && p.current_text() == "coherent" && (p.nth_at(1, L_PAREN) || p.nth(1).is_address_space())
@@ -336,7 +326,7 @@ fn ptr_operators(p: &mut Parser<'_>) {
                 let Some(scan) = names::scan_path(p, p.pos(), AngleCtx::Type) else { return };
                 if p.kinds.get(scan.end) == Some(&COLON2) && p.kinds.get(scan.end + 1) == Some(&STAR) {
                     let m = p.start();
-                    names::path(p, AngleCtx::Type);
+                    names::path_node(p, AngleCtx::Type);
                     p.bump(COLON2);
                     p.bump(STAR);
                     ptr_qualifiers(p);
