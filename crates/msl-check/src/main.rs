@@ -1,5 +1,8 @@
 //! `msl-check`: checks Metal Shading Language files and reports problems.
 
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

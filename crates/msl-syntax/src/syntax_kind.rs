@@ -222,7 +222,6 @@ pub enum SyntaxKind {
     BUILTIN_TYPE,
     PATH,
     NAME,
-    NAME_REF,
     OPERATOR_NAME,
     DESTRUCTOR_NAME,
     TEMPLATE_PARAM_LIST,

@@ -74,13 +74,11 @@ pub(crate) fn attribute_list(p: &mut Parser<'_>) {
 
 fn attribute(p: &mut Parser<'_>) {
     let m = p.start();
-    let n = p.start();
     p.bump_remap(IDENT);
     if p.at(COLON2) && p.nth(1).is_ident_like() {
         p.bump(COLON2);
         p.bump_remap(IDENT);
     }
-    n.complete(p, NAME_REF);
     if p.at(L_PAREN) {
         attr_args(p);
     }

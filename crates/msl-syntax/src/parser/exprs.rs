@@ -465,9 +465,7 @@ fn member_name(p: &mut Parser<'_>) {
     let after_template = p.eat(TEMPLATE_KW);
     match p.current() {
         IDENT => {
-            let n = p.start();
             p.bump(IDENT);
-            n.complete(p, NAME_REF);
             if p.at(L_ANGLE) && names::starts_template_args(p, None, AngleCtx::Member, after_template) {
                 names::template_arg_list(p);
             }
@@ -476,9 +474,7 @@ fn member_name(p: &mut Parser<'_>) {
             let d = p.start();
             p.bump(TILDE);
             if p.at(IDENT) {
-                let n = p.start();
                 p.bump(IDENT);
-                n.complete(p, NAME_REF);
             } else if p.current().is_builtin_type_keyword() {
                 p.bump_any();
             } else {
@@ -577,9 +573,7 @@ pub(crate) fn init_list(p: &mut Parser<'_>) -> CompletedMarker {
         let ok = if (p.at(DOT) && p.nth_at(1, IDENT)) || (p.at(L_BRACK) && !p.at_attr_start()) {
             let d = p.start();
             if p.eat(DOT) {
-                let n = p.start();
                 p.bump(IDENT);
-                n.complete(p, NAME_REF);
             } else {
                 p.bump(L_BRACK);
                 expr(p);

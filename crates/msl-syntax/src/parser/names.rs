@@ -49,8 +49,8 @@ pub(crate) fn path_node<'a>(p: &mut Parser<'a>, ctx: AngleCtx) -> PathInfo<'a> {
     info
 }
 
-/// Parses a path as a flat run of elements (`::`, NAME_REF, TEMPLATE_ARG_LIST, ...) in
-/// the caller's node: `metal::vec<float, 4>` is NAME_REF `::` NAME_REF TEMPLATE_ARG_LIST.
+/// Parses a path as a flat run of elements (`::`, IDENT, TEMPLATE_ARG_LIST, ...) in
+/// the caller's node: `metal::vec<float, 4>` is IDENT `::` IDENT TEMPLATE_ARG_LIST.
 /// `ctx` decides how unknown names followed by `<` are read.
 pub(crate) fn path<'a>(p: &mut Parser<'a>, ctx: AngleCtx) -> PathInfo<'a> {
     let mut info = PathInfo::default();
@@ -64,9 +64,7 @@ pub(crate) fn path<'a>(p: &mut Parser<'a>, ctx: AngleCtx) -> PathInfo<'a> {
         match p.current() {
             IDENT => {
                 let name = p.current_text();
-                let n = p.start();
                 p.bump(IDENT);
-                n.complete(p, NAME_REF);
                 info.sym = if info.segments == 0 && !info.qualified {
                     p.scopes.lookup(name)
                 } else {
@@ -93,10 +91,8 @@ pub(crate) fn path<'a>(p: &mut Parser<'a>, ctx: AngleCtx) -> PathInfo<'a> {
             TILDE if p.nth_at(1, IDENT) => {
                 let d = p.start();
                 p.bump(TILDE);
-                let n = p.start();
                 info.last = p.current_text();
                 p.bump(IDENT);
-                n.complete(p, NAME_REF);
                 d.complete(p, DESTRUCTOR_NAME);
                 info.destructor = true;
                 info.sym = Some(Sym::Value);

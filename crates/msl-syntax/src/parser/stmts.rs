@@ -130,9 +130,7 @@ fn statement_inner(p: &mut Parser<'_>) {
             let m = p.start();
             p.bump(GOTO_KW);
             if p.at(IDENT) {
-                let n = p.start();
                 p.bump(IDENT);
-                n.complete(p, NAME_REF);
             } else {
                 p.error_expected("a label name");
             }

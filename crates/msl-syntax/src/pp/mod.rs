@@ -12,7 +12,7 @@ pub(crate) mod expr;
 
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -80,7 +80,7 @@ pub struct MacroCall {
 /// A macro definition (kept after `#undef`, for navigation).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MacroInfo {
-    pub name: String,
+    pub name: Arc<str>,
     pub file: u32,
     /// Range of the name in the `#define`.
     pub name_range: TextRange,
@@ -88,7 +88,7 @@ pub struct MacroInfo {
     pub params: Option<Vec<String>>,
     pub variadic: bool,
     /// The replacement list as written (tokens joined by single spaces).
-    pub body: String,
+    pub body: Arc<str>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -179,20 +179,100 @@ enum Builtin {
 
 #[derive(Debug, Clone)]
 struct Macro {
-    name: Rc<str>,
+    name: Arc<str>,
     function_like: bool,
     /// Named parameters (without `__VA_ARGS__`).
-    params: Vec<Rc<str>>,
+    params: Arc<[Arc<str>]>,
     variadic: bool,
-    body: Vec<PpTok>,
-    /// For each body token: the index of the parameter it names (the variadic one is
-    /// `params.len()`), or -1.
-    param_of: Vec<i32>,
+    /// The replacement list: a range of `Pp::bodies` (and of `Pp::param_of`, which gives
+    /// for each body token the index of the parameter it names, the variadic one being
+    /// `params.len()`, or -1).
+    body_start: u32,
+    body_len: u32,
     /// Active expansions of this macro (it may not expand while non-zero).
     disabled: u32,
     builtin: Option<Builtin>,
     info: u32,
 }
+
+impl Macro {
+    fn body_range(&self) -> std::ops::Range<usize> {
+        self.body_start as usize..(self.body_start + self.body_len) as usize
+    }
+}
+
+/// The macros defined by a virtual file (the builtin macros, the predefines, a modelled
+/// system header), computed once per configuration and shared, read-only, by every unit
+/// as a layer under its own macro table.
+#[derive(Debug, Default)]
+struct Batch {
+    path: PathBuf,
+    text: Arc<str>,
+    arena: String,
+    macros: Vec<Macro>,
+    /// Replacement lists; tokens with `file == 0` are spelled in `text`.
+    bodies: Vec<PpTok>,
+    param_of: Vec<i32>,
+    infos: Vec<MacroInfo>,
+    /// Name to macro index after all directives ran; [`UNDEFINED`] for names undefined.
+    names: FxHashMap<Arc<str>, u32>,
+    filter: NameFilter,
+    diagnostics: Vec<PpDiagnostic>,
+}
+
+/// A cheap pre-check for macro names: a 4096-bit set indexed by a hash of the name's
+/// length and a few of its bytes. Most identifiers are not macros; this answers "no"
+/// for nearly all of them without touching the name tables.
+#[derive(Debug, Clone)]
+struct NameFilter(Box<[u64; 64]>);
+
+impl Default for NameFilter {
+    fn default() -> Self {
+        NameFilter(Box::new([0; 64]))
+    }
+}
+
+impl NameFilter {
+    fn bit(name: &str) -> usize {
+        let b = name.as_bytes();
+        let n = b.len();
+        if n == 0 {
+            return 0;
+        }
+        (n.wrapping_mul(31)
+            ^ (b[0] as usize).wrapping_mul(7)
+            ^ (b[n - 1] as usize).wrapping_mul(131)
+            ^ (b[n / 2] as usize).wrapping_mul(17))
+            & 4095
+    }
+    fn insert(&mut self, name: &str) {
+        let i = Self::bit(name);
+        self.0[i / 64] |= 1 << (i % 64);
+    }
+    fn may_contain(&self, name: &str) -> bool {
+        let i = Self::bit(name);
+        self.0[i / 64] & (1 << (i % 64)) != 0
+    }
+    fn union(&mut self, other: &NameFilter) {
+        for (a, b) in self.0.iter_mut().zip(other.0.iter()) {
+            *a |= *b;
+        }
+    }
+}
+
+/// A batch in use by a unit.
+struct Layer {
+    batch: Arc<Batch>,
+    /// The unit's index for the batch's virtual file ([`ARENA`] when it has no text).
+    file: u32,
+    arena_base: u32,
+}
+
+/// Macro ids with this bit set name a macro of a layer: bits 16..31 hold the layer,
+/// bits 0..16 the macro's index in its batch.
+const LAYER_BIT: u32 = 1 << 31;
+/// In a name table: the name was `#undef`ined (hiding any layer's definition).
+const UNDEFINED: u32 = u32::MAX;
 
 enum Pending {
     Tok(PpTok),
@@ -230,8 +310,17 @@ struct Pp<'r> {
     out: Preprocessed,
     file_by_id: FxHashMap<FileId, u32>,
     lexed: Vec<Option<(Rc<[Token]>, Rc<[LexError]>)>>,
-    macro_names: FxHashMap<Rc<str>, u32>,
+    macro_names: FxHashMap<Arc<str>, u32>,
     macros: Vec<Macro>,
+    bodies: Vec<PpTok>,
+    param_of: Vec<i32>,
+    layers: Vec<Layer>,
+    /// Every name that is or was a macro in this unit (layers included) may pass.
+    filter: NameFilter,
+    /// Active expansions of layer macros (local macros count in `Macro::disabled`).
+    layer_disabled: FxHashMap<u32, u32>,
+    /// Where a layer macro's info was copied into `out.macros`.
+    layer_info: FxHashMap<u32, u32>,
     frames: Vec<Frame>,
     pending: Vec<Pending>,
     /// Whether reading past `pending` into the file is allowed (not during isolated
@@ -241,7 +330,7 @@ struct Pp<'r> {
     call: Option<CallTrack>,
     saw_space: bool,
     once: FxHashSet<u32>,
-    guards: FxHashMap<u32, Option<Rc<str>>>,
+    guards: FxHashMap<u32, Option<Arc<str>>>,
     builtin_headers: FxHashMap<String, u32>,
     counter: u64,
     expanded_tokens: usize,
@@ -256,43 +345,273 @@ struct Pp<'r> {
 
 /// Preprocesses `main` and everything it includes.
 pub fn preprocess(main: FileId, resolver: &dyn FileResolver, config: &PpConfig) -> Preprocessed {
-    let mut pp = Pp {
-        resolver,
-        config,
-        out: Preprocessed::default(),
-        file_by_id: FxHashMap::default(),
-        lexed: Vec::new(),
-        macro_names: FxHashMap::default(),
-        macros: Vec::new(),
-        frames: Vec::new(),
-        pending: Vec::new(),
-        file_reads: true,
-        call: None,
-        saw_space: false,
-        once: FxHashSet::default(),
-        guards: FxHashMap::default(),
-        builtin_headers: FxHashMap::default(),
-        counter: 0,
-        expanded_tokens: 0,
-        expansion_depth: 0,
-        overflowed: false,
-        line_anchor: (0, 0),
-        line_offsets: FxHashMap::default(),
-        line_directives: FxHashMap::default(),
-    };
-    pp.out.arena.push(' ');
-    pp.define_builtins();
+    let mut pp = Pp::new(resolver, config);
     let main_idx = pp.add_real_file(main);
     pp.report_load_issues(main_idx);
     pp.push_frame(main_idx, true);
-    let pre = builtin::predefines(config);
-    let pre_idx = pp.add_virtual_file("<built-in>", pre);
-    pp.push_frame(pre_idx, false);
+    let batch = batch_for("<built-in>", config, || builtin::predefines(config));
+    pp.install(&batch);
     pp.run();
     pp.out
 }
 
+/// Batches by configuration: the predefines and each modelled header.
+fn batch_for(name: &str, config: &PpConfig, text: impl FnOnce() -> String) -> Arc<Batch> {
+    static CACHE: OnceLock<Mutex<FxHashMap<String, Arc<Batch>>>> = OnceLock::new();
+    let key = format!(
+        "{name}|{}|{:?}|{}|{:?}|{:?}",
+        config.version,
+        config.platform,
+        config.fast_math,
+        if name == "<built-in>" { &config.defines[..] } else { &[] },
+        if name == "<built-in>" { &config.undefines[..] } else { &[] },
+    );
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some(b) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
+        return b;
+    }
+    let batch = Arc::new(record_batch(name, text(), config));
+    if let Ok(mut c) = cache.lock() {
+        if c.len() > 512 {
+            c.clear();
+        }
+        c.insert(key, batch.clone());
+    }
+    batch
+}
+
+/// Runs the directives of a virtual file and records their effect.
+fn record_batch(name: &str, text: String, config: &PpConfig) -> Batch {
+    let resolver = crate::Vfs::new();
+    let mut pp = Pp::new(&resolver, config);
+    let file = pp.add_virtual_file(name, text);
+    debug_assert_eq!(file, 0);
+    pp.push_frame(file, false);
+    pp.run();
+    Batch {
+        path: PathBuf::from(name),
+        text: pp.out.files[file as usize].text.clone(),
+        arena: std::mem::take(&mut pp.out.arena),
+        macros: std::mem::take(&mut pp.macros),
+        bodies: std::mem::take(&mut pp.bodies),
+        param_of: std::mem::take(&mut pp.param_of),
+        infos: std::mem::take(&mut pp.out.macros),
+        filter: std::mem::take(&mut pp.filter),
+        names: std::mem::take(&mut pp.macro_names),
+        diagnostics: std::mem::take(&mut pp.out.diagnostics),
+    }
+}
+
+/// The builtin macros (`__LINE__`, `__FILE__`, `_Pragma`, `__has_include`, ...).
+fn builtins_batch() -> Arc<Batch> {
+    static BATCH: OnceLock<Arc<Batch>> = OnceLock::new();
+    BATCH
+        .get_or_init(|| {
+            let mut b = Batch { path: PathBuf::from("<builtins>"), text: "".into(), ..Batch::default() };
+            for (name, builtin, function_like) in [
+                ("__LINE__", Builtin::Line, false),
+                ("__FILE__", Builtin::File, false),
+                ("__FILE_NAME__", Builtin::File, false),
+                ("__COUNTER__", Builtin::Counter, false),
+                ("__INCLUDE_LEVEL__", Builtin::IncludeLevel, false),
+                ("__BASE_FILE__", Builtin::BaseFile, false),
+                ("__DATE__", Builtin::Date, false),
+                ("__TIME__", Builtin::Time, false),
+                ("_Pragma", Builtin::Pragma, true),
+                ("__has_include", Builtin::CondOnly, true),
+                ("__has_include_next", Builtin::CondOnly, true),
+                ("__has_attribute", Builtin::CondOnly, true),
+                ("__has_cpp_attribute", Builtin::CondOnly, true),
+                ("__has_feature", Builtin::CondOnly, true),
+                ("__has_extension", Builtin::CondOnly, true),
+                ("__has_builtin", Builtin::CondOnly, true),
+                ("__is_identifier", Builtin::CondOnly, true),
+            ] {
+                let name: Arc<str> = name.into();
+                let info = b.infos.len() as u32;
+                b.infos.push(MacroInfo {
+                    name: name.clone(),
+                    file: ARENA,
+                    name_range: TextRange::empty(0.into()),
+                    params: function_like.then(Vec::new),
+                    variadic: false,
+                    body: "".into(),
+                });
+                b.names.insert(name.clone(), b.macros.len() as u32);
+                b.filter.insert(&name);
+                b.macros.push(Macro {
+                    name,
+                    function_like,
+                    params: Arc::new([]),
+                    variadic: false,
+                    body_start: 0,
+                    body_len: 0,
+                    disabled: 0,
+                    builtin: Some(builtin),
+                    info,
+                });
+            }
+            Arc::new(b)
+        })
+        .clone()
+}
+
 impl<'r> Pp<'r> {
+    fn new(resolver: &'r dyn FileResolver, config: &'r PpConfig) -> Pp<'r> {
+        let mut pp = Pp {
+            resolver,
+            config,
+            out: Preprocessed::default(),
+            file_by_id: FxHashMap::default(),
+            lexed: Vec::new(),
+            macro_names: FxHashMap::default(),
+            macros: Vec::new(),
+            bodies: Vec::new(),
+            param_of: Vec::new(),
+            layers: Vec::new(),
+            filter: NameFilter::default(),
+            layer_disabled: FxHashMap::default(),
+            layer_info: FxHashMap::default(),
+            frames: Vec::new(),
+            pending: Vec::new(),
+            file_reads: true,
+            call: None,
+            saw_space: false,
+            once: FxHashSet::default(),
+            guards: FxHashMap::default(),
+            builtin_headers: FxHashMap::default(),
+            counter: 0,
+            expanded_tokens: 0,
+            expansion_depth: 0,
+            overflowed: false,
+            line_anchor: (0, 0),
+            line_offsets: FxHashMap::default(),
+            line_directives: FxHashMap::default(),
+        };
+        pp.out.arena.push(' ');
+        pp.install(&builtins_batch());
+        pp
+    }
+
+    /// Adds a batch as a layer under the unit's macro table. Returns the index of its
+    /// virtual file.
+    fn install(&mut self, batch: &Arc<Batch>) -> u32 {
+        let file = if batch.text.is_empty() {
+            ARENA
+        } else {
+            let f = self.out.files.len() as u32;
+            self.out.files.push(PpFile {
+                id: None,
+                path: batch.path.clone(),
+                text: batch.text.clone(),
+                is_virtual: true,
+            });
+            self.lexed.push(None);
+            f
+        };
+        let arena_base = self.out.arena.len() as u32;
+        self.out.arena.push_str(&batch.arena);
+        // definitions made before this point are replaced by the batch's
+        if !self.macro_names.is_empty() {
+            self.macro_names.retain(|name, _| !batch.names.contains_key(name));
+        }
+        let diag_file = if file == ARENA { 0 } else { file };
+        self.out.diagnostics.extend(batch.diagnostics.iter().map(|d| PpDiagnostic { file: diag_file, ..d.clone() }));
+        self.filter.union(&batch.filter);
+        self.layers.push(Layer { batch: batch.clone(), file, arena_base });
+        file
+    }
+
+    /// The macro currently defined under `name`.
+    fn lookup_macro(&self, name: &str) -> Option<u32> {
+        if !self.filter.may_contain(name) {
+            return None;
+        }
+        if let Some(&m) = self.macro_names.get(name) {
+            return (m != UNDEFINED).then_some(m);
+        }
+        for (li, layer) in self.layers.iter().enumerate().rev() {
+            if let Some(&i) = layer.batch.names.get(name) {
+                return (i != UNDEFINED).then_some(LAYER_BIT | ((li as u32) << 16) | i);
+            }
+        }
+        None
+    }
+
+    fn mac(&self, m: u32) -> &Macro {
+        if m & LAYER_BIT == 0 {
+            &self.macros[m as usize]
+        } else {
+            &self.layers[((m >> 16) & 0x7fff) as usize].batch.macros[(m & 0xffff) as usize]
+        }
+    }
+
+    fn disabled(&self, m: u32) -> u32 {
+        if m & LAYER_BIT == 0 {
+            self.macros[m as usize].disabled
+        } else {
+            self.layer_disabled.get(&m).copied().unwrap_or(0)
+        }
+    }
+
+    fn adjust_disabled(&mut self, m: u32, enable: bool) {
+        let counter = if m & LAYER_BIT == 0 {
+            &mut self.macros[m as usize].disabled
+        } else {
+            self.layer_disabled.entry(m).or_insert(0)
+        };
+        if enable {
+            *counter = counter.saturating_sub(1);
+        } else {
+            *counter += 1;
+        }
+    }
+
+    /// The replacement list of a macro, with its tokens pointing at this unit's files.
+    fn body_of(&self, m: u32) -> (Vec<PpTok>, Vec<i32>) {
+        let mac = self.mac(m);
+        let range = mac.body_range();
+        if m & LAYER_BIT == 0 {
+            return (self.bodies[range.clone()].to_vec(), self.param_of[range].to_vec());
+        }
+        let layer = &self.layers[((m >> 16) & 0x7fff) as usize];
+        let toks = layer.batch.bodies[range.clone()]
+            .iter()
+            .map(|t| {
+                if t.file == ARENA {
+                    PpTok { start: t.start + layer.arena_base, ..*t }
+                } else {
+                    PpTok { file: layer.file, ..*t }
+                }
+            })
+            .collect();
+        (toks, layer.batch.param_of[range].to_vec())
+    }
+
+    /// The macro's entry in `out.macros` (copied there on first use for layer macros).
+    fn info_index(&mut self, m: u32) -> u32 {
+        if m & LAYER_BIT == 0 {
+            return self.mac(m).info;
+        }
+        if let Some(&i) = self.layer_info.get(&m) {
+            return i;
+        }
+        let layer = &self.layers[((m >> 16) & 0x7fff) as usize];
+        let info = MacroInfo { file: layer.file, ..layer.batch.infos[self.mac(m).info as usize].clone() };
+        let i = self.out.macros.len() as u32;
+        self.out.macros.push(info);
+        self.layer_info.insert(m, i);
+        i
+    }
+
+    fn info_of(&self, m: u32) -> &MacroInfo {
+        if m & LAYER_BIT == 0 {
+            &self.out.macros[self.mac(m).info as usize]
+        } else {
+            &self.layers[((m >> 16) & 0x7fff) as usize].batch.infos[self.mac(m).info as usize]
+        }
+    }
+
     // ---- files --------------------------------------------------------------------------
 
     fn add_real_file(&mut self, id: FileId) -> u32 {
@@ -424,8 +743,8 @@ impl<'r> Pp<'r> {
         if !t.kind.is_ident_like() || t.has(NO_EXPAND) {
             return None;
         }
-        let &m = self.macro_names.get(self.text_of(t))?;
-        (self.macros[m as usize].disabled == 0).then_some(m)
+        let m = self.lookup_macro(self.text_of(t))?;
+        (self.disabled(m) == 0).then_some(m)
     }
 
     /// The next non-trivia token from the files, processing directives, emitting trivia,
@@ -521,7 +840,7 @@ impl<'r> Pp<'r> {
         if !emit {
             return;
         }
-        let info = self.macros[m as usize].info;
+        let info = self.info_index(m);
         self.out.calls.push(MacroCall {
             file: track.file,
             range: TextRange::new(track.start.into(), track.end.into()),
@@ -540,11 +859,11 @@ impl<'r> Pp<'r> {
     fn drain_pending(&mut self, out: &mut Vec<PpTok>) {
         while let Some(p) = self.pending.pop() {
             match p {
-                Pending::End(m) => self.macros[m as usize].disabled -= 1,
+                Pending::End(m) => self.adjust_disabled(m, true),
                 Pending::Tok(mut t) => {
                     if t.kind.is_ident_like() && !t.has(NO_EXPAND) {
-                        if let Some(&m) = self.macro_names.get(self.text_of(&t)) {
-                            if self.macros[m as usize].disabled > 0 {
+                        if let Some(m) = self.lookup_macro(self.text_of(&t)) {
+                            if self.disabled(m) > 0 {
                                 // painted blue: never expands again
                                 t.flags |= NO_EXPAND;
                             } else if self.try_expand(t, m, out) {
@@ -589,7 +908,7 @@ impl<'r> Pp<'r> {
     fn next_arg_token(&mut self) -> Option<PpTok> {
         while let Some(p) = self.pending.pop() {
             match p {
-                Pending::End(m) => self.macros[m as usize].disabled -= 1,
+                Pending::End(m) => self.adjust_disabled(m, true),
                 Pending::Tok(t) => return Some(t),
             }
         }
@@ -613,7 +932,7 @@ impl<'r> Pp<'r> {
     /// Expands the macro `m` invoked by `name`, pushing the result onto `pending`.
     /// Returns false if `m` is function-like and no `(` follows.
     fn try_expand(&mut self, name: PpTok, m: u32, out: &mut Vec<PpTok>) -> bool {
-        let mac = &self.macros[m as usize];
+        let mac = self.mac(m);
         if mac.function_like && !self.next_is_lparen() {
             return false;
         }
@@ -648,8 +967,7 @@ impl<'r> Pp<'r> {
             );
             return true;
         }
-        let mac = &mut self.macros[m as usize];
-        mac.disabled += 1;
+        self.adjust_disabled(m, false);
         self.pending.push(Pending::End(m));
         let first_flags = name.flags & LEADING_SPACE;
         let n = result.len();
@@ -726,14 +1044,14 @@ impl<'r> Pp<'r> {
 
     /// Collects the arguments of an invocation of `m` after its `(`.
     fn collect_args(&mut self, m: u32, name: &PpTok) -> Option<Vec<Vec<PpTok>>> {
-        let mac = &self.macros[m as usize];
+        let mac = self.mac(m);
         let nparams = mac.params.len() + mac.variadic as usize;
         let variadic = mac.variadic;
         let mut args: Vec<Vec<PpTok>> = vec![Vec::new()];
         let mut depth = 0u32;
         loop {
             let Some(t) = self.next_arg_token() else {
-                let n = self.macros[m as usize].name.to_string();
+                let n = self.mac(m).name.to_string();
                 self.diag_tok(
                     name,
                     Severity::Error,
@@ -764,7 +1082,7 @@ impl<'r> Pp<'r> {
             args.push(Vec::new());
         }
         if args.len() != nparams {
-            let mac = &self.macros[m as usize];
+            let mac = self.mac(m);
             let n = mac.name.to_string();
             let expected = if variadic { format!("at least {}", nparams - 1) } else { nparams.to_string() };
             let got = args.len();
@@ -808,11 +1126,9 @@ impl<'r> Pp<'r> {
     /// Builds the replacement of an invocation: parameters substituted, `#` and `##`
     /// applied. The result is rescanned by the caller.
     fn substitute(&mut self, m: u32, name: &PpTok, args: &[Vec<PpTok>]) -> Vec<PpTok> {
-        let body = self.macros[m as usize].body.clone();
-        let param_of = self.macros[m as usize].param_of.clone();
-        let function_like = self.macros[m as usize].function_like;
-        let variadic = self.macros[m as usize].variadic;
-        let va_index = self.macros[m as usize].params.len();
+        let (body, param_of) = self.body_of(m);
+        let mac = self.mac(m);
+        let (function_like, variadic, va_index) = (mac.function_like, mac.variadic, mac.params.len());
         let mut expanded: Vec<Option<Vec<PpTok>>> = vec![None; args.len()];
         let mut out: Vec<PpTok> = Vec::with_capacity(body.len());
         self.subst_range(
@@ -1073,8 +1389,8 @@ impl<'r> Pp<'r> {
             "undef" => {
                 if let Some(t) = rest.first() {
                     let n = self.text_of(t).to_string();
-                    if let Some(&m) = self.macro_names.get(n.as_str()) {
-                        if self.macros[m as usize].builtin.is_some() {
+                    if let Some(m) = self.lookup_macro(&n) {
+                        if self.mac(m).builtin.is_some() {
                             self.diag(
                                 file,
                                 t_range(t),
@@ -1084,7 +1400,7 @@ impl<'r> Pp<'r> {
                             );
                         }
                     }
-                    self.macro_names.remove(n.as_str());
+                    self.macro_names.insert(n.into(), UNDEFINED);
                 } else {
                     self.diag(file, range, Severity::Error, "E0013", "`#undef` needs a macro name");
                 }
@@ -1211,52 +1527,6 @@ impl<'r> Pp<'r> {
         self.out.files.get(file as usize).map(|f| f.path.display().to_string()).unwrap_or_default()
     }
 
-    fn define_builtins(&mut self) {
-        for (name, b, function_like) in [
-            ("__LINE__", Builtin::Line, false),
-            ("__FILE__", Builtin::File, false),
-            ("__FILE_NAME__", Builtin::File, false),
-            ("__COUNTER__", Builtin::Counter, false),
-            ("__INCLUDE_LEVEL__", Builtin::IncludeLevel, false),
-            ("__BASE_FILE__", Builtin::BaseFile, false),
-            ("__DATE__", Builtin::Date, false),
-            ("__TIME__", Builtin::Time, false),
-            ("_Pragma", Builtin::Pragma, true),
-            ("__has_include", Builtin::CondOnly, true),
-            ("__has_include_next", Builtin::CondOnly, true),
-            ("__has_attribute", Builtin::CondOnly, true),
-            ("__has_cpp_attribute", Builtin::CondOnly, true),
-            ("__has_feature", Builtin::CondOnly, true),
-            ("__has_extension", Builtin::CondOnly, true),
-            ("__has_builtin", Builtin::CondOnly, true),
-            ("__is_identifier", Builtin::CondOnly, true),
-        ] {
-            let info = self.out.macros.len() as u32;
-            self.out.macros.push(MacroInfo {
-                name: name.to_string(),
-                file: ARENA,
-                name_range: TextRange::empty(0.into()),
-                params: function_like.then(Vec::new),
-                variadic: false,
-                body: String::new(),
-            });
-            let name: Rc<str> = name.into();
-            let idx = self.macros.len() as u32;
-            self.macros.push(Macro {
-                name: name.clone(),
-                function_like,
-                params: Vec::new(),
-                variadic: false,
-                body: Vec::new(),
-                param_of: Vec::new(),
-                disabled: 0,
-                builtin: Some(b),
-                info,
-            });
-            self.macro_names.insert(name, idx);
-        }
-    }
-
     fn define(&mut self, rest: &[PpTok], file: u32) {
         let Some(&name_tok) = rest.first() else {
             self.diag(file, self.directive_range_hint(), Severity::Error, "E0013", "`#define` needs a macro name");
@@ -1266,16 +1536,16 @@ impl<'r> Pp<'r> {
             self.diag(file, t_range(&name_tok), Severity::Error, "E0013", "macro names must be identifiers");
             return;
         }
-        let name: Rc<str> = self.text_of(&name_tok).into();
+        let name: Arc<str> = self.text_of(&name_tok).into();
         if &*name == "defined" {
             self.diag(file, t_range(&name_tok), Severity::Error, "E0013", "`defined` cannot be used as a macro name");
             return;
         }
         let mut i = 1;
         let function_like = rest.get(1).is_some_and(|t| t.kind == L_PAREN && t.start == name_tok.end());
-        let mut params: Vec<Rc<str>> = Vec::new();
+        let mut params: Vec<Arc<str>> = Vec::new();
         let mut variadic = false;
-        let mut va_name: Option<Rc<str>> = None;
+        let mut va_name: Option<Arc<str>> = None;
         if function_like {
             i = 2;
             let mut expect_param = true;
@@ -1299,7 +1569,7 @@ impl<'r> Pp<'r> {
                     }
                     COMMA if !expect_param && !variadic => expect_param = true,
                     k if k.is_ident_like() && expect_param => {
-                        let p: Rc<str> = self.text_of(&t).into();
+                        let p: Arc<str> = self.text_of(&t).into();
                         if rest.get(i).is_some_and(|n| n.kind == DOT3) {
                             // GNU named variadic parameter `args...`
                             i += 1;
@@ -1395,14 +1665,14 @@ impl<'r> Pp<'r> {
             s
         };
         // redefinition check
-        if let Some(&old) = self.macro_names.get(&name) {
-            let o = &self.macros[old as usize];
-            let old_info = &self.out.macros[o.info as usize];
+        if let Some(old) = self.lookup_macro(&name) {
+            let o = self.mac(old);
+            let old_info = self.info_of(old);
             let same = o.builtin.is_none()
                 && o.function_like == function_like
-                && o.params == params
+                && *o.params == *params
                 && o.variadic == variadic
-                && old_info.body == body_text;
+                && *old_info.body == *body_text;
             if !same && !self.out.files[file as usize].is_virtual {
                 let msg = if o.builtin.is_some() {
                     format!("redefining builtin macro `{name}`")
@@ -1414,25 +1684,30 @@ impl<'r> Pp<'r> {
         }
         let info = self.out.macros.len() as u32;
         self.out.macros.push(MacroInfo {
-            name: name.to_string(),
+            name: name.clone(),
             file,
             name_range: t_range(&name_tok),
             params: function_like.then(|| params.iter().map(|p| p.to_string()).collect()),
             variadic,
-            body: body_text,
+            body: body_text.into(),
         });
         let idx = self.macros.len() as u32;
+        let body_start = self.bodies.len() as u32;
+        let body_len = body.len() as u32;
+        self.bodies.extend(body);
+        self.param_of.extend(param_of);
         self.macros.push(Macro {
             name: name.clone(),
             function_like,
-            params,
+            params: params.into(),
             variadic,
-            body,
-            param_of,
+            body_start,
+            body_len,
             disabled: 0,
             builtin: None,
             info,
         });
+        self.filter.insert(&name);
         self.macro_names.insert(name, idx);
     }
 
@@ -1479,7 +1754,7 @@ impl<'r> Pp<'r> {
                     return;
                 }
                 if let Some(guard) = self.guard_of(idx)
-                    && self.macro_names.contains_key(&guard)
+                    && self.lookup_macro(&guard).is_some()
                 {
                     return;
                 }
@@ -1520,10 +1795,10 @@ impl<'r> Pp<'r> {
         if self.builtin_headers.contains_key(name) {
             return;
         }
-        let text = builtin::header_text(name, self.config);
-        let idx = self.add_virtual_file(&format!("<{name}>"), text);
+        let config = self.config;
+        let batch = batch_for(&format!("<{name}>"), config, || builtin::header_text(name, config));
+        let idx = self.install(&batch);
         self.builtin_headers.insert(name.to_string(), idx);
-        self.push_frame(idx, false);
     }
 
     fn header_name(&mut self, rest: &[PpTok], file: u32) -> Option<(String, bool)> {
@@ -1594,7 +1869,7 @@ impl<'r> Pp<'r> {
 
     /// The include-guard macro of a file wholly wrapped in `#ifndef G` / `#define G` ...
     /// `#endif`, if it has one.
-    fn guard_of(&mut self, file: u32) -> Option<Rc<str>> {
+    fn guard_of(&mut self, file: u32) -> Option<Arc<str>> {
         if let Some(g) = self.guards.get(&file) {
             return g.clone();
         }
@@ -1613,7 +1888,7 @@ impl<'r> Pp<'r> {
                     self.diag(file, range, Severity::Error, "E0019", format!("`#{kind}` needs a macro name"));
                     return false;
                 };
-                let defined = self.macro_names.contains_key(self.text_of(t));
+                let defined = self.lookup_macro(self.text_of(t)).is_some();
                 if kind.ends_with("ndef") { !defined } else { defined }
             }
             _ => {
@@ -1652,7 +1927,7 @@ impl<'r> Pp<'r> {
                     } else {
                         (toks.get(i + 1).copied(), i + 2)
                     };
-                    let v = name.is_some_and(|n| self.macro_names.contains_key(self.text_of(&n)));
+                    let v = name.is_some_and(|n| self.lookup_macro(self.text_of(&n)).is_some());
                     i = next;
                     Some(v)
                 }
@@ -1824,7 +2099,7 @@ fn t_range(t: &PpTok) -> TextRange {
 
 /// Finds the include-guard macro of a file: first directive `#ifndef G` (or
 /// `#if !defined(G)`), whose `#endif` is the last directive and is followed only by trivia.
-fn detect_guard(tokens: &[Token], text: &str) -> Option<Rc<str>> {
+fn detect_guard(tokens: &[Token], text: &str) -> Option<Arc<str>> {
     let sig: Vec<&Token> = tokens.iter().filter(|t| !matches!(t.kind, WHITESPACE | COMMENT)).collect();
     let tx = |t: &Token| &text[t.start as usize..t.end() as usize];
     // first line: # ifndef G NEWLINE
