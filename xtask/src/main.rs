@@ -2,6 +2,7 @@
 
 mod bench;
 mod corpus;
+mod test;
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -18,10 +19,12 @@ fn main() -> ExitCode {
     let result = match cmd {
         "corpus" => corpus::run(rest),
         "bench" => bench::run(rest),
+        "test" => test::run(rest),
         _ => {
             eprintln!(
                 "usage: cargo xtask <command>\n\n\
                  commands:\n  \
+                 test                                            formatting, clippy, all tests and the corpus (what CI runs)\n  \
                  corpus [--filter TEXT] [--jobs N] [--verbose]   check every unit of the corpus; one summary line\n  \
                  bench  [--iterations N]                          parser throughput and the ggml timing\n\n\
                  The corpus is read from $MSL_CORPUS or ../shared/corpus."

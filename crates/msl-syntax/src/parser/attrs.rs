@@ -97,9 +97,14 @@ fn attr_args(p: &mut Parser<'_>) {
             p.bump(COMMA);
             continue;
         }
+        let before = p.pos();
         if exprs::at_expr_start(p) {
             exprs::expr_no_comma(p);
-        } else if matches!(p.current(), L_PAREN | L_BRACK | L_CURLY) {
+        }
+        if p.pos() != before {
+            continue;
+        }
+        if matches!(p.current(), L_PAREN | L_BRACK | L_CURLY) {
             p.skip_balanced();
         } else if matches!(p.current(), SEMI | R_BRACK) {
             break;

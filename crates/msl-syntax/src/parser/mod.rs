@@ -19,6 +19,8 @@ use symbols::Scopes;
 pub const MAX_DEPTH: u32 = 256;
 /// Longest chain of binary operators kept as a tree; longer chains are reported.
 pub const MAX_CHAIN: u32 = 4096;
+/// Look-aheads at one token after which the parser gives up (see [`Parser::nth`]).
+const STUCK_STEPS: u32 = 2_000_000;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Event {
@@ -63,6 +65,10 @@ pub(crate) struct Parser<'a> {
     /// Bytes already split off the front of a token (by `>>` splitting).
     split: Vec<(u32, u32)>,
     pos: usize,
+    /// Look-aheads since the last consumed token: a guard against a parser that stops
+    /// making progress (which would be a bug); see [`Parser::nth`].
+    steps: std::cell::Cell<u32>,
+    stuck: std::cell::Cell<bool>,
     pub(crate) events: Vec<Event>,
     pub(crate) errors: Vec<(String, ErrorAt)>,
     depth: u32,
@@ -158,6 +164,8 @@ impl<'a> Parser<'a> {
             flags,
             split: Vec::new(),
             pos: 0,
+            steps: std::cell::Cell::new(0),
+            stuck: std::cell::Cell::new(false),
             events: Vec::with_capacity(pp.pieces.len()),
             errors: Vec::new(),
             depth: 0,
@@ -184,6 +192,17 @@ impl<'a> Parser<'a> {
     }
 
     pub(crate) fn nth(&self, n: usize) -> SyntaxKind {
+        let steps = self.steps.get() + 1;
+        self.steps.set(steps);
+        if steps > STUCK_STEPS {
+            // Looking at the same token this often means a loop that never consumes it.
+            // Pretend the input ended: every loop stops at EOF, and the tokens left are
+            // still put in the tree by the builder.
+            self.stuck.set(true);
+        }
+        if self.stuck.get() {
+            return EOF;
+        }
         self.kinds.get(self.pos + n).copied().unwrap_or(EOF)
     }
 
@@ -196,7 +215,7 @@ impl<'a> Parser<'a> {
     }
 
     pub(crate) fn at_eof(&self) -> bool {
-        self.pos >= self.kinds.len()
+        self.pos >= self.kinds.len() || self.stuck.get()
     }
 
     pub(crate) fn pos(&self) -> usize {
@@ -243,6 +262,7 @@ impl<'a> Parser<'a> {
         let kind = self.current();
         self.events.push(Event::Token { kind });
         self.pos += 1;
+        self.steps.set(0);
     }
 
     /// Consumes the current token as `kind`.
@@ -252,6 +272,7 @@ impl<'a> Parser<'a> {
         }
         self.events.push(Event::Token { kind });
         self.pos += 1;
+        self.steps.set(0);
     }
 
     pub(crate) fn bump(&mut self, kind: SyntaxKind) {
@@ -436,6 +457,11 @@ impl<'a> Parser<'a> {
 pub(crate) fn parse_events(pp: &Preprocessed) -> (Vec<Event>, Parser<'_>) {
     let mut p = Parser::new(pp);
     decls::source_file(&mut p);
+    if p.stuck.get() {
+        p.stuck.set(false);
+        p.last_error = None;
+        p.error("the parser stopped here: this input triggered an internal limit; the rest of the file is not parsed");
+    }
     let events = std::mem::take(&mut p.events);
     (events, p)
 }

@@ -326,6 +326,8 @@ struct Pp<'r> {
     /// Whether reading past `pending` into the file is allowed (not during isolated
     /// expansion of arguments or `#if` lines).
     file_reads: bool,
+    /// Collecting arguments: reaching the end of the current file ends the invocation.
+    stay_in_file: bool,
     /// Set while a top-level macro invocation is being expanded.
     call: Option<CallTrack>,
     saw_space: bool,
@@ -475,6 +477,7 @@ impl<'r> Pp<'r> {
             frames: Vec::new(),
             pending: Vec::new(),
             file_reads: true,
+            stay_in_file: false,
             call: None,
             saw_space: false,
             once: FxHashSet::default(),
@@ -753,17 +756,26 @@ impl<'r> Pp<'r> {
         loop {
             let frame = self.frames.last_mut()?;
             if frame.idx >= frame.tokens.len() {
+                if self.stay_in_file {
+                    return None;
+                }
                 self.pop_frame();
                 continue;
             }
             let tok = frame.tokens[frame.idx];
             frame.idx += 1;
             let file = frame.file;
+            let at_bol = frame.at_bol;
+            let idx = frame.idx;
+            if tok.kind == NEWLINE {
+                frame.at_bol = true;
+            }
+            let deferred = tok.kind == ERROR_TOKEN
+                && at_bol
+                && is_deferred_directive(&frame.tokens[idx - 1..], &self.out.files[file as usize].text);
+            self.note_consumed(file, tok.end());
             match tok.kind {
                 NEWLINE | WHITESPACE | COMMENT => {
-                    if tok.kind == NEWLINE {
-                        frame.at_bol = true;
-                    }
                     self.saw_space = true;
                     if tok.kind == COMMENT {
                         self.check_lex_errors(tok);
@@ -772,33 +784,31 @@ impl<'r> Pp<'r> {
                         self.emit_raw(tok.kind, file, tok.start, tok.len, NO_CALL);
                     }
                 }
-                HASH if frame.at_bol => {
-                    let hash_idx = frame.idx - 1;
-                    self.directive(hash_idx, tok.start);
+                HASH if at_bol => {
+                    self.directive(idx - 1, tok.start);
                 }
-                ERROR_TOKEN
-                    if frame.at_bol
-                        && is_deferred_directive(
-                            &frame.tokens[frame.idx - 1..],
-                            &self.out.files[file as usize].text,
-                        ) =>
-                {
+                ERROR_TOKEN if deferred => {
                     // ANGLE's `@@#include ...`: a directive its build un-defers
-                    let hash_idx = frame.idx + 1;
-                    self.directive(hash_idx, tok.start);
+                    self.directive(idx + 1, tok.start);
                 }
                 _ => {
-                    frame.at_bol = false;
+                    if let Some(f) = self.frames.last_mut() {
+                        f.at_bol = false;
+                    }
                     self.check_lex_errors(tok);
                     let flags = if std::mem::take(&mut self.saw_space) { LEADING_SPACE } else { 0 };
-                    if let Some(c) = &mut self.call
-                        && c.file == file
-                    {
-                        c.end = c.end.max(tok.end());
-                    }
                     return Some(PpTok { kind: tok.kind, flags, file, start: tok.start, len: tok.len });
                 }
             }
+        }
+    }
+
+    /// Everything read from a file during a top-level invocation belongs to its text.
+    fn note_consumed(&mut self, file: u32, end: u32) {
+        if let Some(c) = &mut self.call
+            && c.file == file
+        {
+            c.end = c.end.max(end);
         }
     }
 
@@ -917,16 +927,13 @@ impl<'r> Pp<'r> {
         }
         // stay within the current file: an invocation cannot span the end of a header
         let frame = self.frames.last()?;
-        let depth = self.frames.len();
-        let at_end = frame.tokens[frame.idx..].iter().all(|t| t.kind.is_trivia());
-        if at_end {
+        if frame.tokens[frame.idx..].iter().all(|t| t.kind.is_trivia()) {
             return None;
         }
-        let t = self.next_file_token()?;
-        if self.frames.len() != depth {
-            return None;
-        }
-        Some(t)
+        self.stay_in_file = true;
+        let t = self.next_file_token();
+        self.stay_in_file = false;
+        t
     }
 
     /// Expands the macro `m` invoked by `name`, pushing the result onto `pending`.
@@ -1364,6 +1371,7 @@ impl<'r> Pp<'r> {
         let last_end = frame.tokens[hash_idx..end_idx].last().map(|t| t.end()).unwrap_or(hash.end());
         frame.idx = end_idx;
         frame.at_bol = false;
+        self.note_consumed(file, last_end);
         let range = TextRange::new(start.into(), last_end.into());
         if self.call.is_none() && self.emitting() {
             self.emit_raw(PP_DIRECTIVE, file, start, last_end - start, NO_CALL);
@@ -2029,6 +2037,7 @@ impl<'r> Pp<'r> {
                 None => tokens.last().map(|t| t.end()).unwrap_or(0),
             };
             let start_offset = tokens.get(region_start).map(|t| t.start).unwrap_or(end_offset);
+            self.note_consumed(file, end_offset);
             if end_offset > start_offset && self.call.is_none() && self.emitting() {
                 self.emit_raw(PP_INACTIVE, file, start_offset, end_offset - start_offset, NO_CALL);
             }
@@ -2044,6 +2053,7 @@ impl<'r> Pp<'r> {
             let last_end = tokens[hash_idx..end_idx].last().map(|t| t.end()).unwrap_or(tokens[hash_idx].end());
             frame.idx = end_idx;
             frame.at_bol = false;
+            self.note_consumed(file, last_end);
             let range = TextRange::new(tokens[hash_idx].start.into(), last_end.into());
             if self.call.is_none() && self.emitting() {
                 self.emit_raw(PP_DIRECTIVE, file, tokens[hash_idx].start, last_end - tokens[hash_idx].start, NO_CALL);

@@ -1,0 +1,30 @@
+//! `cargo xtask test`: everything CI checks, in order, stopping at the first failure.
+
+use std::process::Command;
+
+pub fn run(args: &[String]) -> Result<u8, String> {
+    let quick = args.iter().any(|a| a == "--quick");
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let mut steps: Vec<(&str, Vec<&str>)> = vec![
+        ("format", vec!["fmt", "--all", "--check"]),
+        ("clippy", vec!["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]),
+        ("tests", vec!["test", "--workspace", "--quiet"]),
+    ];
+    if quick {
+        steps.retain(|(name, _)| *name == "tests");
+    }
+    for (name, argv) in steps {
+        println!("== {name}: cargo {}", argv.join(" "));
+        let status = Command::new(&cargo).args(&argv).status().map_err(|e| format!("cannot run cargo: {e}"))?;
+        if !status.success() {
+            return Err(format!("step `{name}` failed"));
+        }
+    }
+    println!("== corpus");
+    let code = crate::corpus::run(&[])?;
+    if code != 0 {
+        return Err("corpus has failing units".into());
+    }
+    println!("== all checks passed");
+    Ok(0)
+}
