@@ -17,7 +17,7 @@ pub use line_index::{LineCol, LineIndex};
 pub use parse::{Diagnostic, Origin, Parse, debug_dump, parse_file, parse_text};
 
 pub use config::{MetalVersion, Platform, PpConfig};
-pub use rowan::{TextRange, TextSize};
+pub use rowan::{NodeOrToken, TextRange, TextSize, WalkEvent};
 pub use syntax_kind::{Msl, SyntaxElement, SyntaxKind, SyntaxNode, SyntaxToken};
 pub use vfs::{FileId, FileResolver, Vfs};
 

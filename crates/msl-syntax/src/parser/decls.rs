@@ -668,7 +668,7 @@ fn expect_decl_semi(p: &mut Parser<'_>) {
     if p.eat(SEMI) {
         return;
     }
-    if p.at(R_CURLY) && p.kinds.get(p.pos().wrapping_sub(1)) == Some(&R_CURLY) {
+    if p.pos() > 0 && p.kinds.get(p.pos() - 1) == Some(&R_CURLY) {
         p.error_expected("`;` after the closing `}` of the declaration");
     } else {
         p.error_expected("`;`");

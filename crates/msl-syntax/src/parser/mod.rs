@@ -328,6 +328,10 @@ impl<'a> Parser<'a> {
         if self.last_error == Some(self.pos) {
             return;
         }
+        // the lexer has already reported a character it could not read
+        if self.kinds.get(self.pos) == Some(&ERROR_TOKEN) {
+            return;
+        }
         self.last_error = Some(self.pos);
         self.events.push(Event::Error(self.errors.len() as u32));
         self.errors.push((msg, at));

@@ -36,7 +36,15 @@ pub(crate) fn compound_stmt(p: &mut Parser<'_>) {
         let before = p.pos();
         statement(p);
         if p.pos() == before {
-            p.err_and_bump(format!("expected a statement, found {}", p.describe_current()));
+            if p.at(R_BRACK) && p.nth_at(1, R_BRACK) {
+                p.error("unexpected `]]` without a matching `[[`");
+                let e = p.start();
+                p.bump(R_BRACK);
+                p.bump(R_BRACK);
+                e.complete(p, ERROR);
+            } else {
+                p.err_and_bump(format!("expected a statement, found {}", p.describe_current()));
+            }
         }
     }
     let _ = closed;

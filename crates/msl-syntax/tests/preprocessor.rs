@@ -1,0 +1,207 @@
+//! The preprocessor's results: expansions, conditionals, includes, predefined macros and
+//! the origin of every token.
+
+use msl_syntax::pp::{Preprocessed, preprocess};
+use msl_syntax::{MetalVersion, Origin, Parse, Platform, PpConfig, Severity, TextRange, Vfs, parse_file, parse_text};
+
+/// The tokens the parser would see, joined by spaces.
+fn pp_tokens(pp: &Preprocessed) -> String {
+    pp.pieces.iter().filter(|p| !p.kind.is_trivia()).map(|p| pp.text(p)).collect::<Vec<_>>().join(" ")
+}
+
+fn tokens(parse: &Parse) -> String {
+    pp_tokens(parse.preprocessed())
+}
+
+/// Preprocesses `text` alone (no parsing: the snippets need not be C++).
+fn expand_with(text: &str, config: &PpConfig) -> (String, Vec<String>) {
+    let vfs = Vfs::new();
+    let id = vfs.add_file("input.metal", text);
+    let pp = preprocess(id, &vfs, config);
+    let diags = pp.diagnostics.iter().map(|d| d.message.clone()).collect();
+    (pp_tokens(&pp), diags)
+}
+
+fn expand(text: &str) -> String {
+    let (t, d) = expand_with(text, &PpConfig::default());
+    assert!(d.is_empty(), "unexpected diagnostics: {d:?}");
+    t
+}
+
+#[test]
+fn object_and_function_like_macros() {
+    assert_eq!(expand("#define N 4\nint a[N];"), "int a [ 4 ] ;");
+    assert_eq!(expand("#define SQ(x) ((x) * (x))\nint y = SQ(a + 1);"), "int y = ( ( a + 1 ) * ( a + 1 ) ) ;");
+    // arguments are expanded before substitution
+    assert_eq!(expand("#define N 4\n#define ID(x) x\nint y = ID(N);"), "int y = 4 ;");
+    // a function-like macro name without `(` is just a name
+    assert_eq!(expand("#define f(x) x\nint f = 1;"), "int f = 1 ;");
+    // arguments may span lines; empty arguments are allowed
+    assert_eq!(expand("#define P(a, b) a b\nP(\n  x,\n  y\n) P(,) P(z,)"), "x y z");
+    assert_eq!(expand("#define E() e\nE() E ( )"), "e e");
+}
+
+#[test]
+fn stringize_and_paste() {
+    assert_eq!(expand("#define S(x) #x\nS(a  +   b) S(\"q\\n\") S()"), r#""a + b" "\"q\\n\"" """#);
+    assert_eq!(expand("#define CAT(a, b) a##b\nCAT(float, 4) CAT(x, ) CAT(, y) CAT(1, 2)"), "float4 x y 12");
+    // a pasted name that is a macro expands on rescan
+    assert_eq!(expand("#define CAT(a, b) a##b\n#define ab done\nCAT(a, b)"), "done");
+    // `#` and `##` use the argument as written, not expanded
+    assert_eq!(expand("#define N 4\n#define S(x) #x\n#define XS(x) S(x)\nS(N) XS(N)"), "\"N\" \"4\"");
+}
+
+#[test]
+fn variadic_macros() {
+    assert_eq!(expand("#define F(x, ...) g(x, __VA_ARGS__)\nF(1, 2, 3)"), "g ( 1 , 2 , 3 )");
+    assert_eq!(
+        expand("#define L(fmt, ...) log(fmt, ##__VA_ARGS__)\nL(\"a\") L(\"b\", 1)"),
+        "log ( \"a\" ) log ( \"b\" , 1 )"
+    );
+    assert_eq!(expand("#define O(x, ...) f(x __VA_OPT__(,) __VA_ARGS__)\nO(1) O(1, 2)"), "f ( 1 ) f ( 1 , 2 )");
+    assert_eq!(expand("#define G(args...) h(args)\nG(1, 2)"), "h ( 1 , 2 )");
+}
+
+#[test]
+fn recursion_is_painted_blue() {
+    assert_eq!(expand("#define foo foo\nfoo"), "foo");
+    assert_eq!(expand("#define a b\n#define b a\na b"), "a b");
+    // the example from the C standard (6.10.3.5)
+    let text = "#define x 3\n#define f(a) f(x * (a))\n#undef x\n#define x 2\n#define g f\n#define z z[0]\n\
+                #define h g(~\n#define m(a) a(w)\n#define w 0,1\n#define t(a) a\n#define p() int\n#define q(x) x\n\
+                #define r(x,y) x ## y\n#define str(x) # x\n\
+                f(y+1) + f(f(z)) % t(t(g)(0) + t)(1);\n";
+    assert_eq!(expand(text), "f ( 2 * ( y + 1 ) ) + f ( 2 * ( f ( 2 * ( z [ 0 ] ) ) ) ) % f ( 2 * ( 0 ) ) + t ( 1 ) ;");
+}
+
+#[test]
+fn macro_errors() {
+    let (_, d) = expand_with("#define F(a, b) a\nF(1)", &PpConfig::default());
+    assert!(d[0].contains("expects 2 arguments, but 1 was given"), "{d:?}");
+    let (_, d) = expand_with("#define F(a) a\nF(1", &PpConfig::default());
+    assert!(d[0].contains("unterminated invocation"), "{d:?}");
+    let (_, d) = expand_with("#define A 1\n#define A 2\n", &PpConfig::default());
+    assert!(d[0].contains("redefined"), "{d:?}");
+    let (_, d) = expand_with("#define A 1\n#define A   1\n", &PpConfig::default());
+    assert!(d.is_empty(), "an identical redefinition is fine: {d:?}");
+    let (_, d) = expand_with("#define C(a, b) a ## b\nC(+, -)", &PpConfig::default());
+    assert!(d[0].contains("does not give a valid preprocessing token"), "{d:?}");
+}
+
+#[test]
+fn builtin_macros() {
+    assert_eq!(expand("int a = __LINE__;\n\nint b = __LINE__;"), "int a = 1 ; int b = 3 ;");
+    assert_eq!(expand("#line 100\nint c = __LINE__;"), "int c = 100 ;");
+    assert_eq!(expand("__COUNTER__ __COUNTER__"), "0 1");
+    assert_eq!(expand("__FILE__"), "\"input.metal\"");
+    assert_eq!(expand("_Pragma(\"unroll\") int x;"), "int x ;");
+}
+
+#[test]
+fn conditionals() {
+    let text = "#define A 2\n#if A == 1\none\n#elif A == 2\ntwo\n#else\nother\n#endif\n\
+                #ifdef A\nyes\n#endif\n#ifndef A\nno\n#endif\n#if defined A && !defined(B)\nboth\n#endif\n\
+                #if 0\n#if 1\nnested\n#else\nnested_else\n#endif\n#elif 1\nafter\n#endif";
+    assert_eq!(expand(text), "two yes both after");
+    // inactive code can hold anything
+    assert_eq!(expand("#if 0\n don't ' \" @ #bogus\n#endif\nok"), "ok");
+    assert_eq!(expand("#if __has_attribute(always_inline) && !__has_feature(address_sanitizer)\nyes\n#endif"), "yes");
+    assert_eq!(expand("#if __has_include(<metal_stdlib>) && !__has_include(\"nope.h\")\nyes\n#endif"), "yes");
+    assert_eq!(expand("#if __has_builtin(__builtin_expect)\nyes\n#endif"), "yes");
+}
+
+#[test]
+fn predefined_macros_follow_version_and_platform() {
+    let mut cfg = PpConfig { version: MetalVersion::V3_2, ..PpConfig::default() };
+    let probe = "__METAL_VERSION__ __METAL__ __METAL_MACOS__ __METAL_IOS__ __HAVE_BFLOAT__ __cplusplus";
+    assert_eq!(expand_with(probe, &cfg).0, "320 1 1 __METAL_IOS__ 1 201402L");
+    cfg.version = MetalVersion::V2_1;
+    cfg.platform = Platform::IOS;
+    assert_eq!(expand_with(probe, &cfg).0, "210 __METAL__ __METAL_MACOS__ 1 __HAVE_BFLOAT__ 201402L");
+    cfg.version = MetalVersion::V4_0;
+    assert_eq!(expand_with("__cplusplus", &cfg).0, "201703L");
+    cfg.define("MY_FLAG");
+    cfg.define("MY_VAL=7");
+    assert_eq!(expand_with("MY_FLAG MY_VAL", &cfg).0, "1 7");
+}
+
+#[test]
+fn system_headers_come_from_the_model() {
+    let (t, d) = expand_with("#include <metal_stdlib>\nM_PI_F FLT_MAX METAL_FUNC", &PpConfig::default());
+    assert!(d.is_empty(), "{d:?}");
+    assert_eq!(
+        t,
+        "3.14159265358979323846264338327950288f 0x1.fffffep127f inline __attribute__ ( ( __always_inline__ ) )"
+    );
+    // macros of a header are only there once it is included
+    assert_eq!(expand("M_PI_F"), "M_PI_F");
+    // unknown framework headers are a warning, not an error
+    let parse = parse_text("#include <CoreImage/CoreImage.h>\nint x;", &PpConfig::default());
+    assert_eq!(parse.errors().count(), 0);
+    let d: Vec<_> = parse.diagnostics().iter().collect();
+    assert_eq!(d.len(), 1);
+    assert_eq!(d[0].severity, Severity::Warning);
+    assert_eq!(tokens(&parse), "int x ;");
+}
+
+#[test]
+fn includes_guards_and_pragma_once() {
+    let vfs = Vfs::new();
+    vfs.add_file("/p/inc/guarded.h", "#ifndef GUARD\n#define GUARD\nint guarded;\n#endif\n");
+    vfs.add_file("/p/inc/once.h", "#pragma once\nint once;\n");
+    vfs.add_file("/p/lib/deep.h", "int deep;\n");
+    vfs.add_file("/p/inc/rel.h", "#include \"sub/rel2.h\"\n");
+    vfs.add_file("/p/inc/sub/rel2.h", "int rel2;\n");
+    let main = vfs.add_file(
+        "/p/main.metal",
+        "#include \"inc/guarded.h\"\n#include \"inc/guarded.h\"\n#include \"inc/once.h\"\n#include \"inc/once.h\"\n\
+         #include <deep.h>\n#include \"inc/rel.h\"\n#include \"missing.h\"\nint end;\n",
+    );
+    let cfg = PpConfig { include_dirs: vec!["/p/lib".into()], ..PpConfig::default() };
+    let parse = parse_file(main, &vfs, &cfg);
+    assert_eq!(tokens(&parse), "int guarded ; int once ; int deep ; int rel2 ; int end ;");
+    let errors: Vec<_> = parse.errors().map(|d| d.message.clone()).collect();
+    assert_eq!(errors.len(), 1);
+    assert!(errors[0].contains("file not found: \"missing.h\""));
+    // the directive is where the error is reported
+    let d = parse.errors().next().unwrap();
+    assert_eq!(d.file, 0);
+    assert_eq!(&parse.files()[0].text[d.range], "#include \"missing.h\"");
+    // seven in the main file, one in `rel.h`
+    assert_eq!(parse.preprocessed().includes.len(), 8);
+}
+
+#[test]
+fn every_token_knows_its_origin() {
+    let text = "#define ADD(a, b) a + b\nint x = ADD(y, 2);";
+    let parse = parse_text(text, &PpConfig::default());
+    let root = parse.syntax();
+    let toks: Vec<_> =
+        root.descendants_with_tokens().filter_map(|e| e.into_token()).filter(|t| !t.kind().is_trivia()).collect();
+    let call_start = text.find("ADD(y").unwrap() as u32;
+    let call = TextRange::new(call_start.into(), (text.find(");").unwrap() as u32 + 1).into());
+    let find = |s: &str| toks.iter().find(|t| t.text() == s).unwrap();
+    // `int` is spelled in the file
+    assert_eq!(
+        parse.token_origin(find("int")),
+        Some(Origin::Spelled { file: 0, range: TextRange::at(24.into(), 3.into()) })
+    );
+    // `y` came through the macro but was written in the argument
+    match parse.token_origin(find("y")) {
+        Some(Origin::Macro { call_file: 0, call_range, spelling: Some((0, r)), .. }) => {
+            assert_eq!(call_range, call);
+            assert_eq!(&text[r], "y");
+            assert!(u32::from(r.start()) > call_start);
+        }
+        other => panic!("{other:?}"),
+    }
+    // `+` was written in the definition
+    match parse.token_origin(find("+")) {
+        Some(Origin::Macro { spelling: Some((0, r)), .. }) => assert_eq!(u32::from(r.start()), 20),
+        other => panic!("{other:?}"),
+    }
+    // the invocation's text is in the tree as trivia, so the file is reconstructible
+    assert_eq!(parse.main_file_text_from_tree(), text);
+    assert_eq!(parse.preprocessed().calls.len(), 1);
+    assert_eq!(&*parse.preprocessed().macros[parse.preprocessed().calls[0].def as usize].name, "ADD");
+}

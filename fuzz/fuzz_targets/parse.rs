@@ -1,0 +1,23 @@
+//! Lex + preprocess + parse arbitrary bytes. The input may carry a second file after a
+//! NUL byte, reachable as `#include "h.h"`. Checks the tree invariants too.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use msl_syntax::{PpConfig, Vfs, parse_file};
+
+fuzz_target!(|data: &[u8]| {
+    let (main, header) = match data.iter().position(|&b| b == 0) {
+        Some(i) => (&data[..i], &data[i + 1..]),
+        None => (data, &b""[..]),
+    };
+    let vfs = Vfs::new();
+    vfs.add_bytes("/f/h.h", header);
+    let id = vfs.add_bytes("/f/main.metal", main);
+    let parse = parse_file(id, &vfs, &PpConfig::default());
+    // the tree always holds the whole main file
+    assert_eq!(parse.main_file_text_from_tree(), *parse.files()[0].text);
+    for d in parse.diagnostics() {
+        let len = parse.files()[d.file as usize].text.len();
+        assert!(usize::from(d.range.end()) <= len, "diagnostic range past the end of its file");
+    }
+});
