@@ -171,6 +171,8 @@ struct Builder<'t> {
     stack: Vec<(SyntaxKind, usize)>,
     children: Vec<NodeOrToken<GreenNode, GreenToken>>,
     tokens: FxHashMap<(SyntaxKind, &'t str), GreenToken>,
+    /// Tokens whose text is fixed by their kind (punctuation, keywords), by kind.
+    fixed: Vec<Option<GreenToken>>,
 }
 
 impl<'t> Builder<'t> {
@@ -179,6 +181,15 @@ impl<'t> Builder<'t> {
     }
 
     fn token(&mut self, kind: SyntaxKind, text: &'t str) {
+        let k = kind as usize;
+        if (kind.is_punct() || kind.is_keyword()) && kind.text() == Some(text) {
+            if self.fixed.len() <= k {
+                self.fixed.resize(k + 1, None);
+            }
+            let tok = self.fixed[k].get_or_insert_with(|| GreenToken::new(kind.into(), text)).clone();
+            self.children.push(NodeOrToken::Token(tok));
+            return;
+        }
         let tok = if text.len() <= 24 {
             self.tokens.entry((kind, text)).or_insert_with(|| GreenToken::new(kind.into(), text)).clone()
         } else {

@@ -166,7 +166,8 @@ impl<'a> Parser<'a> {
             pos: 0,
             steps: std::cell::Cell::new(0),
             stuck: std::cell::Cell::new(false),
-            events: Vec::with_capacity(pp.pieces.len()),
+            // about three events per token: start, token, finish
+            events: Vec::with_capacity(pp.pieces.len() * 3),
             errors: Vec::new(),
             depth: 0,
             last_error: None,
