@@ -433,10 +433,10 @@ fn memchr_pair(hay: &[u8], a: u8, b: u8) -> Option<usize> {
 pub fn classify_number(text: &str) -> Result<SyntaxKind, (SyntaxKind, String)> {
     let clean: String = text.chars().filter(|&c| c != '\'').collect();
     let lower = clean.to_ascii_lowercase();
-    let (radix, body) = if lower.starts_with("0x") {
-        (16, &lower[2..])
-    } else if lower.starts_with("0b") {
-        (2, &lower[2..])
+    let (radix, body) = if let Some(hex) = lower.strip_prefix("0x") {
+        (16, hex)
+    } else if let Some(bin) = lower.strip_prefix("0b") {
+        (2, bin)
     } else {
         (10, &lower[..])
     };

@@ -4,6 +4,7 @@
 //! Parsing never fails: every entry point returns a value together with the errors it
 //! found. No input, however broken, huge or deeply nested, makes it panic.
 
+pub mod ast;
 pub mod config;
 pub mod lexer;
 pub mod line_index;

@@ -46,8 +46,8 @@ fn deep_brackets_templates_and_unary_chains() {
     assert_reports(&format!("void f() {{ x = {}1; }}", "c ? a : ".repeat(n)), "nesting is too deep");
     assert_reports(&format!("void f() {{ {} }}", "if (a) ".repeat(n)), "nesting is too deep");
     assert_reports(&format!("int {}x{};", "(*".repeat(n), ")".repeat(n)), "nesting is too deep");
-    assert_reports(&format!("{}", "namespace a { ".repeat(n)), "nesting is too deep");
-    assert_reports(&format!("{}", "struct a { ".repeat(n)), "nesting is too deep");
+    assert_reports(&"namespace a { ".repeat(n), "nesting is too deep");
+    assert_reports(&"struct a { ".repeat(n), "nesting is too deep");
 }
 
 #[test]

@@ -414,11 +414,7 @@ fn at_class_definition(p: &Parser<'_>) -> bool {
     if kinds.get(i) == Some(&IDENT) && p.text_at(i) == "final" {
         i += 1;
     }
-    match kinds.get(i) {
-        Some(L_CURLY) => true,
-        Some(COLON) => true,
-        _ => false,
-    }
+    matches!(kinds.get(i), Some(L_CURLY | COLON))
 }
 
 /// Parses `struct/class/union [attrs] [name] [final] [: bases] [{ members }]` without an

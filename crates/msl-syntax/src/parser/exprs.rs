@@ -297,12 +297,7 @@ fn scan_type_in_parens_ext(p: &Parser<'_>, unknown_ok: bool) -> Option<usize> {
         } else if k.is_builtin_type_keyword() {
             saw_type = true;
             i += 1;
-        } else if k == TYPENAME_KW && !saw_type {
-            i += 1;
-            let scan = names::scan_path(p, i, AngleCtx::Type)?;
-            i = scan.end;
-            saw_type = true;
-        } else if matches!(k, STRUCT_KW | CLASS_KW | ENUM_KW | UNION_KW) && !saw_type {
+        } else if matches!(k, TYPENAME_KW | STRUCT_KW | CLASS_KW | ENUM_KW | UNION_KW) && !saw_type {
             i += 1;
             let scan = names::scan_path(p, i, AngleCtx::Type)?;
             i = scan.end;

@@ -241,7 +241,8 @@ pub(crate) fn scan_template_args(p: &Parser<'_>, start: usize) -> Option<usize> 
             _ => {}
         }
         if angle <= 0 {
-            return if angle == 0 { Some(i + 1) } else { Some(i + 1) };
+            // `>>` may close this list and an outer one
+            return Some(i + 1);
         }
         i += 1;
     }

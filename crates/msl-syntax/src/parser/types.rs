@@ -474,9 +474,9 @@ fn param(p: &mut Parser<'_>) {
 fn function_qualifiers(p: &mut Parser<'_>) {
     loop {
         let k = p.current();
-        if matches!(k, CONST_KW | VOLATILE_KW) || k.is_address_space() {
-            p.bump_any();
-        } else if matches!(k, AMP | AMP2) && !matches!(p.nth(1), IDENT | L_PAREN) {
+        let qualifier = matches!(k, CONST_KW | VOLATILE_KW) || k.is_address_space();
+        let ref_qualifier = matches!(k, AMP | AMP2) && !matches!(p.nth(1), IDENT | L_PAREN);
+        if qualifier || ref_qualifier {
             p.bump_any();
         } else if k == NOEXCEPT_KW {
             let m = p.start();

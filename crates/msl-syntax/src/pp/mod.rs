@@ -290,6 +290,9 @@ struct Cond {
     else_seen: bool,
 }
 
+/// A file's tokens and lexer errors, shared by every inclusion of it.
+type Lexed = (Rc<[Token]>, Rc<[LexError]>);
+
 struct Frame {
     file: u32,
     tokens: Rc<[Token]>,
@@ -312,7 +315,7 @@ struct Pp<'r> {
     config: &'r PpConfig,
     out: Preprocessed,
     file_by_id: FxHashMap<FileId, u32>,
-    lexed: Vec<Option<(Rc<[Token]>, Rc<[LexError]>)>>,
+    lexed: Vec<Option<Lexed>>,
     macro_names: FxHashMap<Arc<str>, u32>,
     macros: Vec<Macro>,
     bodies: Vec<PpTok>,
@@ -1749,7 +1752,7 @@ impl<'r> Pp<'r> {
     // ---- includes -----------------------------------------------------------------------
 
     fn include(&mut self, rest: &[PpTok], file: u32, range: TextRange, is_import: bool) {
-        let Some((name, angled)) = self.header_name(rest, file) else {
+        let Some((name, angled)) = self.header_name(rest) else {
             self.diag(file, range, Severity::Error, "E0030", "expected a header name: `\"file.h\"` or `<file.h>`");
             return;
         };
@@ -1765,13 +1768,10 @@ impl<'r> Pp<'r> {
             );
             return;
         }
-        // a file on disk wins over a modelled system header only through -I for angled
-        // includes of unknown headers; Apple's headers always come from the model.
-        if angled || builtin::classify(&name) == SystemHeader::Modelled {
-            if builtin::classify(&name) == SystemHeader::Modelled {
-                self.include_system(&name);
-                return;
-            }
+        // Apple's headers always come from the model, never from the disk
+        if builtin::classify(&name) == SystemHeader::Modelled {
+            self.include_system(&name);
+            return;
         }
         let found = self.search(&name, angled, file);
         match found {
@@ -1832,7 +1832,7 @@ impl<'r> Pp<'r> {
         self.builtin_headers.insert(name.to_string(), idx);
     }
 
-    fn header_name(&mut self, rest: &[PpTok], file: u32) -> Option<(String, bool)> {
+    fn header_name(&mut self, rest: &[PpTok]) -> Option<(String, bool)> {
         let first = rest.first()?;
         match first.kind {
             STRING_LIT => {
@@ -1870,7 +1870,7 @@ impl<'r> Pp<'r> {
                         }
                         return Some((s, true));
                     }
-                    return self.header_name(&expanded[..1], file);
+                    return self.header_name(&expanded[..1]);
                 }
                 None
             }
@@ -1997,7 +1997,7 @@ impl<'r> Pp<'r> {
     fn has_query(&mut self, what: &str, inner: &[PpTok], file: u32) -> bool {
         let joined = || inner.iter().map(|t| self.text_of(t)).collect::<String>();
         match what {
-            "__has_include" | "__has_include_next" => match self.header_name(inner, file) {
+            "__has_include" | "__has_include_next" => match self.header_name(inner) {
                 Some((name, angled)) => {
                     builtin::classify(&name) == SystemHeader::Modelled
                         || self.search(&name, angled, self.frames.last().map(|f| f.file).unwrap_or(file)).is_some()
