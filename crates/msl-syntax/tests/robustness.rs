@@ -79,6 +79,9 @@ fn recursive_and_exponential_macros_are_bounded() {
     }
     text.push_str("int v = m40;\n");
     assert_reports(&text, "expansion stopped");
+    // growth through arguments: each level copies its argument thirteen times
+    let text = format!("#define M(t) {}\nint v = M(M(M(M(M(M(x))))));\n", "t ".repeat(13));
+    assert_reports(&text, "expansion stopped");
     // deeply nested macro arguments
     let mut text = String::from("#define id(x) x\nint v = ");
     text.push_str(&"id(".repeat(5000));

@@ -35,8 +35,8 @@ pub const MAX_EXPANSION_DEPTH: u32 = 200;
 /// Tokens produced by macro expansion in one unit, at most.
 pub const MAX_EXPANDED_TOKENS: usize = 20_000_000;
 /// Tokens produced by one top-level macro invocation, at most (real code stays far
-/// below: the largest invocation in the test corpus yields 150,000).
-pub const MAX_INVOCATION_TOKENS: usize = 2_000_000;
+/// below: the largest invocation in the test corpus counts about 190,000).
+pub const MAX_INVOCATION_TOKENS: usize = 1_000_000;
 
 /// One element of the preprocessed sequence.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -343,6 +343,7 @@ struct Pp<'r> {
     counter: u64,
     expanded_tokens: usize,
     invocation_tokens: usize,
+    overflow_reported: bool,
     expansion_depth: u32,
     overflowed: bool,
     /// Where `__LINE__` is evaluated: (file, offset).
@@ -495,6 +496,7 @@ impl<'r> Pp<'r> {
             counter: 0,
             expanded_tokens: 0,
             invocation_tokens: 0,
+            overflow_reported: false,
             expansion_depth: 0,
             overflowed: false,
             line_anchor: (0, 0),
@@ -850,6 +852,7 @@ impl<'r> Pp<'r> {
         self.invocation_tokens = 0;
         if self.expanded_tokens <= MAX_EXPANDED_TOKENS {
             self.overflowed = false;
+            self.overflow_reported = false;
         }
         if !self.try_expand(name, m, &mut out) {
             // a function-like macro name without arguments: just an identifier
@@ -979,7 +982,10 @@ impl<'r> Pp<'r> {
         let result = self.substitute(m, &name, &args);
         self.expanded_tokens += result.len();
         self.invocation_tokens += result.len();
-        if self.invocation_tokens > MAX_INVOCATION_TOKENS || self.expanded_tokens > MAX_EXPANDED_TOKENS {
+        if self.overflowed
+            || self.invocation_tokens > MAX_INVOCATION_TOKENS
+            || self.expanded_tokens > MAX_EXPANDED_TOKENS
+        {
             self.overflowed = true;
             // drop what is queued, but re-enable the macros whose expansions it held
             while let Some(p) = self.pending.pop() {
@@ -992,12 +998,15 @@ impl<'r> Pp<'r> {
             } else {
                 format!("macros in this unit produced more than {MAX_EXPANDED_TOKENS} tokens")
             };
-            self.diag_tok(
-                &name,
-                Severity::Error,
-                "E0020",
-                format!("{limit}; expansion stopped (is a macro expanding exponentially?)"),
-            );
+            if !self.overflow_reported {
+                self.overflow_reported = true;
+                self.diag_tok(
+                    &name,
+                    Severity::Error,
+                    "E0020",
+                    format!("{limit}; expansion stopped (is a macro expanding exponentially?)"),
+                );
+            }
             return true;
         }
         self.adjust_disabled(m, false);
@@ -1256,25 +1265,27 @@ impl<'r> Pp<'r> {
                 let prev_paste = i > from && body[i - 1].has(PASTE_OP);
                 let va_flag = if variadic && p == va_index { FROM_VA_ARGS } else { 0 };
                 let raw = args.get(p).map(|a| a.as_slice()).unwrap_or(&[]);
-                let toks: Vec<PpTok> = if next_paste || prev_paste {
-                    raw.to_vec()
-                } else {
-                    if expanded[p].is_none() {
-                        let e = self.expand_isolated(raw);
-                        expanded[p] = Some(e);
-                    }
-                    expanded[p].clone().unwrap_or_default()
-                };
+                let use_raw = next_paste || prev_paste;
+                if !use_raw && expanded[p].is_none() {
+                    let e = self.expand_isolated(raw);
+                    expanded[p] = Some(e);
+                }
+                let toks: &[PpTok] = if use_raw { raw } else { expanded[p].as_deref().unwrap_or(&[]) };
+                // a substitution can multiply a large argument: stop at the budget
+                if self.invocation_tokens + out.len() + toks.len() > MAX_INVOCATION_TOKENS {
+                    self.invocation_tokens += out.len() + toks.len();
+                    self.overflowed = true;
+                    return;
+                }
                 if toks.is_empty() {
                     out.push(PpTok { kind: EOF, flags: PLACEMARKER | va_flag, file: ARENA, start: 0, len: 0 });
                 } else {
-                    for (k, mut a) in toks.into_iter().enumerate() {
-                        if k == 0 {
-                            a.flags = (a.flags & !LEADING_SPACE) | (t.flags & LEADING_SPACE);
-                        }
+                    let first = out.len();
+                    out.extend_from_slice(toks);
+                    for a in &mut out[first..] {
                         a.flags |= va_flag;
-                        out.push(a);
                     }
+                    out[first].flags = (out[first].flags & !LEADING_SPACE) | (t.flags & LEADING_SPACE);
                 }
                 i += 1;
                 continue;
