@@ -5,6 +5,7 @@
 //! found. No input, however broken, huge or deeply nested, makes it panic.
 
 pub mod ast;
+pub mod codes;
 pub mod config;
 pub mod lexer;
 pub mod line_index;

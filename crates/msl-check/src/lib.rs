@@ -1,0 +1,581 @@
+//! `msl-check`: the msl analysis as a command-line lint.
+
+pub mod config;
+pub mod output;
+pub mod rules;
+
+use std::io::{IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use clap::Parser;
+use msl_syntax::codes::{CODES, code_info};
+use msl_syntax::{
+    LineIndex, Parse, Platform, PpConfig, Severity, Vfs, config::parse_std, line_index::char_col, parse_file,
+};
+use rustc_hash::FxHashSet;
+
+use config::{Config, ConfigFinder};
+use output::Finding;
+use rules::{Level, RuleLevels, Suppressions};
+
+#[derive(Parser, Debug)]
+#[command(name = "msl-check", version, about = "Check Metal Shading Language files for errors", max_term_width = 100)]
+pub struct Args {
+    /// Files or directories to check; `-` reads standard input. Directories are searched
+    /// for `.metal` files (respecting .gitignore); files named explicitly are checked
+    /// whatever their extension. Default: the current directory.
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Add a directory to the include search path.
+    #[arg(short = 'I', value_name = "DIR")]
+    pub include: Vec<PathBuf>,
+    /// Define a macro: `NAME` or `NAME=VALUE`.
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    pub define: Vec<String>,
+    /// Undefine a macro.
+    #[arg(short = 'U', value_name = "NAME")]
+    pub undefine: Vec<String>,
+    /// Metal version: `metal3.2`, `macos-metal2.4`, `ios-metal2.4` (also `-std=...`).
+    #[arg(long = "std", value_name = "VERSION")]
+    pub std: Option<String>,
+    /// Target platform: macos, ios, tvos, visionos.
+    #[arg(long, value_name = "PLATFORM")]
+    pub platform: Option<String>,
+    /// Use this configuration file instead of the `msl.toml` found upward from each file.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Ignore `msl.toml` files.
+    #[arg(long)]
+    pub no_config: bool,
+    /// Only preprocess and parse (report preprocessor and syntax problems).
+    #[arg(long)]
+    pub syntax_only: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "human")]
+    pub format: Format,
+    /// Also search directories for files with this extension (repeatable).
+    #[arg(long = "include-ext", value_name = "EXT")]
+    pub include_ext: Vec<String>,
+    /// The file name to report for input read from `-`.
+    #[arg(long, value_name = "NAME")]
+    pub stdin_filename: Option<PathBuf>,
+    /// Set a rule's level: `CODE=error|warning|off` (repeatable).
+    #[arg(long = "rule", value_name = "CODE=LEVEL")]
+    pub rule: Vec<String>,
+    /// Treat warnings as errors (for the exit status and the report).
+    #[arg(long)]
+    pub warnings_as_errors: bool,
+    /// Print how many times each code occurs instead of each diagnostic.
+    #[arg(long)]
+    pub statistics: bool,
+    /// Explain a diagnostic code (`msl-check --explain E0100`) and exit.
+    #[arg(long, value_name = "CODE")]
+    pub explain: Option<String>,
+    /// When to use colors.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub color: ColorChoice,
+    /// Do not print the summary line.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Human,
+    Json,
+    Sarif,
+    Github,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+/// Runs the command line; returns the exit status.
+pub fn run(argv: Vec<String>) -> u8 {
+    // accept clang's `-std=metal3.2` spelling
+    let argv: Vec<String> = argv
+        .into_iter()
+        .map(|a| if let Some(v) = a.strip_prefix("-std=") { format!("--std={v}") } else { a })
+        .collect();
+    let args = match Args::try_parse_from(argv) {
+        Ok(a) => a,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return code;
+        }
+    };
+    match check(&args) {
+        Ok(code) => code,
+        Err(msg) => {
+            eprintln!("msl-check: {msg}");
+            2
+        }
+    }
+}
+
+fn explain(code: &str) -> Result<u8, String> {
+    let Some(info) = code_info(code) else {
+        let known: Vec<&str> = CODES.iter().map(|c| c.code).collect();
+        return Err(format!("unknown code `{code}`; known codes: {}", known.join(", ")));
+    };
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{} ({}): {}\n", info.code, info.name, info.summary);
+    let _ = writeln!(out, "Default severity: {}\n", output::severity_name(info.severity));
+    let _ = writeln!(out, "{}\n", info.explanation);
+    let _ = writeln!(out, "Example that triggers it:\n\n{}\n", indent(info.bad));
+    let _ = writeln!(out, "Fixed:\n\n{}", indent(info.good));
+    Ok(0)
+}
+
+fn indent(s: &str) -> String {
+    s.lines().map(|l| format!("    {l}")).collect::<Vec<_>>().join("\n")
+}
+
+/// Command-line settings that apply on top of each file's `msl.toml`.
+struct Overrides {
+    std: Option<(msl_syntax::MetalVersion, Option<Platform>)>,
+    platform: Option<Platform>,
+    rules: Vec<(String, Level)>,
+}
+
+fn overrides(args: &Args) -> Result<Overrides, String> {
+    let std = match &args.std {
+        Some(s) => Some(
+            parse_std(s)
+                .ok_or_else(|| format!("unknown Metal version `{s}` (expected e.g. `metal3.2` or `macos-metal2.4`)"))?,
+        ),
+        None => None,
+    };
+    let platform = match &args.platform {
+        Some(p) => {
+            Some(Platform::parse(p).ok_or_else(|| format!("unknown platform `{p}` (macos, ios, tvos, visionos)"))?)
+        }
+        None => None,
+    };
+    let mut rules = Vec::new();
+    for r in &args.rule {
+        let (code, level) = r.split_once('=').ok_or_else(|| format!("`--rule {r}`: expected CODE=LEVEL"))?;
+        let level = Level::parse(level).ok_or_else(|| format!("`--rule {r}`: level must be error, warning or off"))?;
+        rules.push((code.to_string(), level));
+    }
+    Ok(Overrides { std, platform, rules })
+}
+
+/// The configuration for one file: defaults, then its `msl.toml`, then the command line.
+fn settings_for(args: &Args, ov: &Overrides, cfg: Option<&Config>) -> (PpConfig, RuleLevels) {
+    let mut pp = PpConfig::default();
+    let mut rules = RuleLevels::default();
+    if let Some(c) = cfg {
+        c.apply(&mut pp, &mut rules);
+    }
+    if let Some((v, p)) = ov.std {
+        pp.version = v;
+        if let Some(p) = p {
+            pp.platform = p;
+        }
+    }
+    if let Some(p) = ov.platform {
+        pp.platform = p;
+    }
+    // command-line include directories are searched first
+    let mut dirs = args.include.clone();
+    dirs.append(&mut pp.include_dirs);
+    pp.include_dirs = dirs;
+    for d in &args.define {
+        pp.define(d);
+    }
+    pp.undefines.extend(args.undefine.iter().cloned());
+    for (code, level) in &ov.rules {
+        rules.set(code, *level);
+    }
+    (pp, rules)
+}
+
+/// One input: a path on disk or standard input.
+enum Input {
+    File(PathBuf),
+    Stdin { name: PathBuf, bytes: Vec<u8> },
+}
+
+impl Input {
+    fn path(&self) -> &Path {
+        match self {
+            Input::File(p) => p,
+            Input::Stdin { name, .. } => name,
+        }
+    }
+}
+
+fn collect_inputs(args: &Args, finder: &ConfigFinder) -> Result<Vec<Input>, String> {
+    let mut inputs = Vec::new();
+    let roots: Vec<PathBuf> = if args.paths.is_empty() { vec![PathBuf::from(".")] } else { args.paths.clone() };
+    for root in roots {
+        if root.as_os_str() == "-" {
+            let mut bytes = Vec::new();
+            std::io::stdin().read_to_end(&mut bytes).map_err(|e| format!("cannot read standard input: {e}"))?;
+            let name = args.stdin_filename.clone().unwrap_or_else(|| PathBuf::from("<stdin>"));
+            inputs.push(Input::Stdin { name, bytes });
+            continue;
+        }
+        let meta = std::fs::metadata(&root).map_err(|e| format!("{}: {}", root.display(), io_reason(&e)))?;
+        if !meta.is_dir() {
+            inputs.push(Input::File(root));
+            continue;
+        }
+        let mut exts: Vec<String> = vec!["metal".into()];
+        exts.extend(args.include_ext.iter().map(|e| e.trim_start_matches('.').to_string()));
+        if !args.no_config
+            && let Ok(Some(cfg)) = finder.find(&root)
+        {
+            exts.extend(cfg.file.extensions.iter().map(|e| e.trim_start_matches('.').to_string()));
+        }
+        let mut found: Vec<PathBuf> = Vec::new();
+        for entry in ignore::WalkBuilder::new(&root).hidden(true).require_git(false).build() {
+            let entry = match entry {
+                Ok(e) => e,
+                Err(e) => return Err(format!("{}: {e}", root.display())),
+            };
+            let p = entry.path();
+            if entry.file_type().is_some_and(|t| t.is_file())
+                && p.extension().and_then(|e| e.to_str()).is_some_and(|e| exts.iter().any(|x| x == e))
+            {
+                found.push(p.to_path_buf());
+            }
+        }
+        if found.is_empty() {
+            return Err(format!(
+                "{}: no files with extension {} found",
+                root.display(),
+                exts.iter().map(|e| format!("`.{e}`")).collect::<Vec<_>>().join(", ")
+            ));
+        }
+        found.sort();
+        inputs.extend(found.into_iter().map(Input::File));
+    }
+    Ok(inputs)
+}
+
+fn io_reason(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file or directory".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        _ => e.to_string(),
+    }
+}
+
+/// What checking one input produced.
+enum Outcome {
+    Checked { findings: Vec<Finding> },
+    Failed(String),
+}
+
+fn check(args: &Args) -> Result<u8, String> {
+    if let Some(code) = &args.explain {
+        return explain(code);
+    }
+    let ov = overrides(args)?;
+    let finder = ConfigFinder::default();
+    let explicit = match &args.config {
+        Some(p) => Some(Config::load(p)?),
+        None => None,
+    };
+    let inputs = collect_inputs(args, &finder)?;
+    if inputs.is_empty() {
+        return Err("no files to check".into());
+    }
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let progress = Progress::start(inputs.len());
+    let outcomes = run_parallel(&inputs, |input| {
+        let result = check_one(args, &ov, input, explicit.as_ref(), &finder, &cwd);
+        progress.tick();
+        result
+    });
+    progress.finish();
+
+    // Diagnostics in a header repeat for every unit that includes it: report each once.
+    let mut seen: FxHashSet<(String, u32, u32, String, String)> = FxHashSet::default();
+    let mut findings: Vec<Finding> = Vec::new();
+    let mut failed = false;
+    for (input, outcome) in inputs.iter().zip(outcomes) {
+        match outcome {
+            Outcome::Failed(msg) => {
+                eprintln!("msl-check: {}: {msg}", display_path(input.path(), &cwd));
+                failed = true;
+            }
+            Outcome::Checked { findings: fs } => {
+                for mut f in fs {
+                    if args.warnings_as_errors && f.severity == Severity::Warning {
+                        f.severity = Severity::Error;
+                    }
+                    if seen.insert((f.path.clone(), f.line, f.column, f.code.clone(), f.message.clone())) {
+                        findings.push(f);
+                    }
+                }
+            }
+        }
+    }
+    let errors = findings.iter().filter(|f| f.severity == Severity::Error).count();
+    let warnings = findings.iter().filter(|f| f.severity == Severity::Warning).count();
+    print_report(args, &findings, &cwd);
+    if !args.quiet {
+        let checked = inputs.len();
+        eprintln!(
+            "checked {checked} file{}: {errors} error{}, {warnings} warning{}",
+            plural(checked),
+            plural(errors),
+            plural(warnings)
+        );
+    }
+    Ok(if failed {
+        2
+    } else if errors > 0 {
+        1
+    } else {
+        0
+    })
+}
+
+fn print_report(args: &Args, findings: &[Finding], cwd: &Path) {
+    let mut out = std::io::stdout().lock();
+    if args.statistics {
+        let stats = output::statistics(findings);
+        if args.format == Format::Json {
+            let items: Vec<serde_json::Value> = stats
+                .iter()
+                .map(|(code, n)| {
+                    serde_json::json!({ "code": code, "name": code_info(code).map(|i| i.name), "count": n })
+                })
+                .collect();
+            let _ = writeln!(out, "{}", serde_json::Value::Array(items));
+        } else {
+            for (code, n) in stats {
+                let name = code_info(&code).map(|i| i.name).unwrap_or("");
+                let _ = writeln!(out, "{n:>8}  {code}  {name}");
+            }
+        }
+        return;
+    }
+    match args.format {
+        Format::Human => {
+            let color = match args.color {
+                ColorChoice::Always => true,
+                ColorChoice::Never => false,
+                ColorChoice::Auto => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+            };
+            for f in findings {
+                let _ = output::human(&mut out, f, color);
+            }
+        }
+        Format::Json => {
+            let items: Vec<serde_json::Value> = findings.iter().map(output::json_item).collect();
+            let _ = writeln!(out, "{}", serde_json::Value::Array(items));
+        }
+        Format::Sarif => {
+            let doc = output::sarif(findings, cwd);
+            let _ = writeln!(out, "{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+        }
+        Format::Github => {
+            for f in findings {
+                let _ = writeln!(out, "{}", output::github(f));
+            }
+        }
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+fn display_path(p: &Path, cwd: &Path) -> String {
+    let abs = if p.is_absolute() { p.to_path_buf() } else { cwd.join(p) };
+    let abs = msl_syntax::vfs::normalize(&abs);
+    match abs.strip_prefix(cwd) {
+        Ok(rel) if !rel.as_os_str().is_empty() => rel.display().to_string(),
+        _ => p.display().to_string(),
+    }
+}
+
+/// Whether the start of a file looks like binary data rather than text.
+fn looks_binary(bytes: &[u8]) -> bool {
+    bytes[..bytes.len().min(8192)].contains(&0)
+}
+
+fn check_one(
+    args: &Args,
+    ov: &Overrides,
+    input: &Input,
+    explicit: Option<&Config>,
+    finder: &ConfigFinder,
+    cwd: &Path,
+) -> Outcome {
+    let path = input.path();
+    let bytes = match input {
+        Input::File(p) => match std::fs::read(p) {
+            Ok(b) => b,
+            Err(e) => return Outcome::Failed(io_reason(&e)),
+        },
+        Input::Stdin { bytes, .. } => bytes.clone(),
+    };
+    if looks_binary(&bytes) {
+        return Outcome::Failed("looks like a binary file (it contains NUL bytes), not Metal source; skipped".into());
+    }
+    let cfg = if args.no_config {
+        None
+    } else if let Some(c) = explicit {
+        Some(c.clone())
+    } else {
+        let dir =
+            path.parent().map(|d| if d.as_os_str().is_empty() { Path::new(".") } else { d }).unwrap_or(Path::new("."));
+        match finder.find(dir) {
+            Ok(c) => c,
+            Err(msg) => return Outcome::Failed(msg),
+        }
+    };
+    let (pp, rules) = settings_for(args, ov, cfg.as_ref());
+    let vfs = Vfs::with_disk();
+    let abs = if path.is_absolute() { path.to_path_buf() } else { cwd.join(path) };
+    let id = vfs.add_bytes(&abs, &bytes);
+    let parse = parse_file(id, &vfs, &pp);
+    Outcome::Checked { findings: findings_of(&parse, &rules, cwd) }
+}
+
+fn findings_of(parse: &Parse, rules: &RuleLevels, cwd: &Path) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    let mut per_file: Vec<Option<(LineIndex, Suppressions)>> = Vec::new();
+    per_file.resize_with(parse.files().len(), || None);
+    for d in parse.diagnostics() {
+        let Some(file) = parse.files().get(d.file as usize) else { continue };
+        if file.is_virtual {
+            continue;
+        }
+        let Some(severity) = rules.apply(d.code, d.severity) else { continue };
+        let (index, suppressions) = per_file[d.file as usize]
+            .get_or_insert_with(|| (LineIndex::new(&file.text), Suppressions::scan(&file.text)));
+        let start = index.line_col(d.range.start());
+        if suppressions.covers(d.code, start.line) {
+            continue;
+        }
+        let end = index.line_col(d.range.end());
+        let line_text = file.text[index.line_range(start.line, &file.text)].to_string();
+        let end_text = &file.text[index.line_range(end.line, &file.text)];
+        findings.push(Finding {
+            path: display_path(&file.path, cwd),
+            line: start.line + 1,
+            column: char_col(&line_text, start.col) + 1,
+            end_line: end.line + 1,
+            end_column: char_col(end_text, end.col) + 1,
+            severity,
+            code: d.code.to_string(),
+            message: d.message.clone(),
+            line_text,
+        });
+    }
+    // suppressions without a reason
+    for (i, slot) in per_file.iter().enumerate() {
+        let Some((index, sup)) = slot else { continue };
+        let file = &parse.files()[i];
+        for &(start, len) in &sup.missing_reason {
+            let Some(severity) = rules.apply("W0901", Severity::Warning) else { continue };
+            let lc = index.line_col(start.into());
+            let end = index.line_col((start + len).into());
+            let line_text = file.text[index.line_range(lc.line, &file.text)].to_string();
+            findings.push(Finding {
+                path: display_path(&file.path, cwd),
+                line: lc.line + 1,
+                column: char_col(&line_text, lc.col) + 1,
+                end_line: end.line + 1,
+                end_column: char_col(&line_text, end.col) + 1,
+                severity,
+                code: "W0901".into(),
+                message: "suppression without a reason: add one after `--`".into(),
+                line_text,
+            });
+        }
+    }
+    findings.sort_by(|a, b| (a.path.as_str(), a.line, a.column).cmp(&(b.path.as_str(), b.line, b.column)));
+    findings
+}
+
+/// Runs `f` over the inputs on all cores, keeping the input order.
+fn run_parallel<T: Send>(inputs: &[Input], f: impl Fn(&Input) -> T + Sync) -> Vec<T> {
+    let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(inputs.len()).max(1);
+    let next = AtomicUsize::new(0);
+    let mut slots: Vec<Option<T>> = (0..inputs.len()).map(|_| None).collect();
+    let done: Vec<Vec<(usize, T)>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut out = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(input) = inputs.get(i) else { break };
+                        out.push((i, f(input)));
+                    }
+                    out
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap_or_default()).collect()
+    });
+    for (i, r) in done.into_iter().flatten() {
+        slots[i] = Some(r);
+    }
+    slots.into_iter().flatten().collect()
+}
+
+/// A progress line on stderr, shown only when stderr is a terminal and the run takes more
+/// than a second.
+struct Progress {
+    total: usize,
+    done: std::sync::Arc<AtomicUsize>,
+    stop: std::sync::Arc<AtomicBool>,
+    handle: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Progress {
+    fn start(total: usize) -> Progress {
+        let done = std::sync::Arc::new(AtomicUsize::new(0));
+        let stop = std::sync::Arc::new(AtomicBool::new(false));
+        let handle = (std::io::stderr().is_terminal() && total > 1).then(|| {
+            let (done, stop) = (done.clone(), stop.clone());
+            std::thread::spawn(move || {
+                let start = Instant::now();
+                let mut shown = false;
+                while !stop.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(100));
+                    if start.elapsed() < Duration::from_secs(1) {
+                        continue;
+                    }
+                    let n = done.load(Ordering::Relaxed);
+                    let width = 30;
+                    let filled = n * width / total.max(1);
+                    eprint!("\r[{}{}] {n}/{total} files", "#".repeat(filled), " ".repeat(width - filled));
+                    shown = true;
+                }
+                if shown {
+                    eprint!("\r{}\r", " ".repeat(60));
+                }
+            })
+        });
+        Progress { total, done, stop, handle }
+    }
+
+    fn tick(&self) {
+        let n = self.done.fetch_add(1, Ordering::Relaxed) + 1;
+        debug_assert!(n <= self.total);
+    }
+
+    fn finish(mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(h) = self.handle.take() {
+            let _ = h.join();
+        }
+    }
+}

@@ -1,0 +1,236 @@
+//! Output formats: human, JSON, SARIF 2.1.0 and GitHub workflow commands.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::Path;
+
+use msl_syntax::Severity;
+use msl_syntax::codes::code_info;
+use serde_json::{Value, json};
+
+/// A diagnostic ready to print: positions are 1-based, columns count characters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    /// The path as shown (relative to the working directory when possible).
+    pub path: String,
+    pub line: u32,
+    pub column: u32,
+    pub end_line: u32,
+    pub end_column: u32,
+    pub severity: Severity,
+    pub code: String,
+    pub message: String,
+    /// The source line, for the human format.
+    pub line_text: String,
+}
+
+pub fn severity_name(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Note => "note",
+    }
+}
+
+/// Human output: `path:line:col: severity[code]: message`, the line, a caret underline.
+pub fn human(out: &mut impl Write, f: &Finding, color: bool) -> std::io::Result<()> {
+    let (sev_color, bold, reset, blue) = if color {
+        let c = match f.severity {
+            Severity::Error => "\x1b[1;31m",
+            Severity::Warning => "\x1b[1;33m",
+            Severity::Note => "\x1b[1;36m",
+        };
+        (c, "\x1b[1m", "\x1b[0m", "\x1b[1;34m")
+    } else {
+        ("", "", "", "")
+    };
+    writeln!(
+        out,
+        "{bold}{}:{}:{}:{reset} {sev_color}{}[{}]{reset}{bold}: {}{reset}",
+        f.path,
+        f.line,
+        f.column,
+        severity_name(f.severity),
+        f.code,
+        f.message
+    )?;
+    let gutter = f.line.to_string().len();
+    let shown: String = f.line_text.chars().map(|c| if c == '\t' { ' ' } else { c }).collect();
+    writeln!(out, "{blue}{:>gutter$} |{reset}", "")?;
+    writeln!(out, "{blue}{} |{reset} {}", f.line, shown)?;
+    let pad = (f.column as usize).saturating_sub(1);
+    let width = if f.end_line == f.line { (f.end_column.saturating_sub(f.column)).max(1) as usize } else { 1 };
+    writeln!(out, "{blue}{:>gutter$} |{reset} {}{sev_color}{}{reset}", "", " ".repeat(pad), "^".repeat(width))?;
+    if let Some(info) = code_info(&f.code) {
+        writeln!(out, "{blue}{:>gutter$} = {reset}help: {} (see `msl-check --explain {}`)", "", info.summary, f.code)?;
+    }
+    writeln!(out)
+}
+
+pub fn json_item(f: &Finding) -> Value {
+    json!({
+        "path": f.path,
+        "line": f.line,
+        "column": f.column,
+        "end_line": f.end_line,
+        "end_column": f.end_column,
+        "severity": severity_name(f.severity),
+        "code": f.code,
+        "message": f.message,
+    })
+}
+
+/// A SARIF 2.1.0 log with one run, rule metadata for every code that occurs.
+pub fn sarif(findings: &[Finding], root: &Path) -> Value {
+    let mut rule_ids: Vec<&str> = findings.iter().map(|f| f.code.as_str()).collect();
+    rule_ids.sort();
+    rule_ids.dedup();
+    let rules: Vec<Value> = rule_ids
+        .iter()
+        .map(|id| match code_info(id) {
+            Some(info) => json!({
+                "id": info.code,
+                "name": info.name,
+                "shortDescription": { "text": info.summary },
+                "fullDescription": { "text": info.explanation },
+                "help": {
+                    "text": format!("{}\n\nExample that triggers it:\n{}\n\nFixed:\n{}", info.explanation, info.bad, info.good),
+                    "markdown": format!("{}\n\nTriggers it:\n```metal\n{}\n```\nFixed:\n```metal\n{}\n```", info.explanation, info.bad, info.good),
+                },
+                "defaultConfiguration": { "level": sarif_level(info.severity) },
+            }),
+            None => json!({ "id": id, "shortDescription": { "text": id } }),
+        })
+        .collect();
+    let results: Vec<Value> = findings
+        .iter()
+        .map(|f| {
+            json!({
+                "ruleId": f.code,
+                "ruleIndex": rule_ids.iter().position(|r| *r == f.code).unwrap_or(0),
+                "level": sarif_level(f.severity),
+                "message": { "text": f.message },
+                "locations": [{
+                    "physicalLocation": {
+                        "artifactLocation": { "uri": uri_path(&f.path), "uriBaseId": "%SRCROOT%" },
+                        "region": {
+                            "startLine": f.line,
+                            "startColumn": f.column,
+                            "endLine": f.end_line,
+                            "endColumn": f.end_column,
+                        }
+                    }
+                }],
+            })
+        })
+        .collect();
+    let root_uri = format!("file://{}/", uri_path(&root.display().to_string()).trim_end_matches('/'));
+    json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {
+                "driver": {
+                    "name": "msl-check",
+                    "version": env!("CARGO_PKG_VERSION"),
+                    "informationUri": env!("CARGO_PKG_REPOSITORY"),
+                    "rules": rules,
+                }
+            },
+            "originalUriBaseIds": { "%SRCROOT%": { "uri": root_uri } },
+            "results": results,
+        }]
+    })
+}
+
+fn sarif_level(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Note => "note",
+    }
+}
+
+/// A path as a URI reference: forward slashes, spaces and other unsafe bytes escaped.
+fn uri_path(p: &str) -> String {
+    let mut s = String::new();
+    for b in p.replace('\\', "/").bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~/:".contains(&b) {
+            s.push(b as char);
+        } else {
+            s.push_str(&format!("%{b:02X}"));
+        }
+    }
+    s
+}
+
+/// GitHub Actions workflow command: `::error file=...,line=...::message`.
+pub fn github(f: &Finding) -> String {
+    let kind = match f.severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Note => "notice",
+    };
+    let title = match code_info(&f.code) {
+        Some(info) => format!("{} ({})", f.code, info.name),
+        None => f.code.clone(),
+    };
+    format!(
+        "::{kind} file={},line={},col={},endLine={},endColumn={},title={}::{}",
+        escape_property(&f.path),
+        f.line,
+        f.column,
+        f.end_line,
+        f.end_column,
+        escape_property(&title),
+        escape_data(&f.message)
+    )
+}
+
+fn escape_data(s: &str) -> String {
+    s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+}
+
+fn escape_property(s: &str) -> String {
+    escape_data(s).replace(':', "%3A").replace(',', "%2C")
+}
+
+/// Counts per code, most frequent first.
+pub fn statistics(findings: &[Finding]) -> Vec<(String, usize)> {
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for f in findings {
+        *counts.entry(f.code.as_str()).or_default() += 1;
+    }
+    let mut v: Vec<(String, usize)> = counts.into_iter().map(|(c, n)| (c.to_string(), n)).collect();
+    v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn github_escaping() {
+        let f = Finding {
+            path: "dir,a/b:c.metal".into(),
+            line: 2,
+            column: 3,
+            end_line: 2,
+            end_column: 4,
+            severity: Severity::Error,
+            code: "E0100".into(),
+            message: "100% wrong\nsecond line".into(),
+            line_text: String::new(),
+        };
+        assert_eq!(
+            github(&f),
+            "::error file=dir%2Ca/b%3Ac.metal,line=2,col=3,endLine=2,endColumn=4,title=E0100 (syntax-error)::100%25 wrong%0Asecond line"
+        );
+    }
+
+    #[test]
+    fn uris() {
+        assert_eq!(uri_path("a b/é.metal"), "a%20b/%C3%A9.metal");
+    }
+}
