@@ -63,12 +63,14 @@ pub fn run(args: &[String]) -> Result<u8, String> {
     let mut filter = String::new();
     let mut jobs = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
     let mut verbose = false;
+    let mut cli = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--filter" => filter = it.next().cloned().unwrap_or_default(),
             "--jobs" => jobs = it.next().and_then(|j| j.parse().ok()).unwrap_or(jobs),
             "--verbose" | "-v" => verbose = true,
+            "--cli" => cli = true,
             other => return Err(format!("unknown argument `{other}`")),
         }
     }
@@ -81,6 +83,9 @@ pub fn run(args: &[String]) -> Result<u8, String> {
         .into_iter()
         .filter(|u| matches!(u.role.as_str(), "tu" | "unvalidated") && u.path.contains(&filter))
         .collect();
+    if cli {
+        return run_cli(&root, &units);
+    }
     let start = Instant::now();
     let next = AtomicUsize::new(0);
     let outcomes: Vec<Outcome> = std::thread::scope(|s| {
@@ -165,4 +170,63 @@ fn check_unit(root: &Path, u: &Unit) -> Outcome {
     }
     let bytes = parse.files().iter().filter(|f| !f.is_virtual).map(|f| f.text.len()).sum();
     Outcome { path: u.path.clone(), counted, errors, warnings, bytes }
+}
+
+/// Checks the corpus through the `msl-check` binary, one invocation per set of flags.
+fn run_cli(root: &Path, units: &[Unit]) -> Result<u8, String> {
+    use std::collections::BTreeMap;
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?.with_file_name("msl-check");
+    if !exe.exists() {
+        return Err(format!("{} not found: build it with `cargo build --release -p msl-check`", exe.display()));
+    }
+    let tus: Vec<&Unit> = units.iter().filter(|u| u.role == "tu").collect();
+    let mut groups: BTreeMap<Vec<String>, Vec<&Unit>> = BTreeMap::new();
+    for u in &tus {
+        let c = &u.config;
+        let mut flags = vec![format!("--std=metal{}", c.version), format!("--platform={}", c.platform.name())];
+        for d in &c.include_dirs {
+            flags.push(format!("-I{}", d.display()));
+        }
+        for (n, v) in &c.defines {
+            flags.push(match v {
+                Some(v) => format!("-D{n}={v}"),
+                None => format!("-D{n}"),
+            });
+        }
+        groups.entry(flags).or_default().push(u);
+    }
+    let start = Instant::now();
+    let (mut errors, mut failing_units) = (0usize, std::collections::BTreeSet::new());
+    let mut invocations = 0;
+    for (flags, members) in &groups {
+        for chunk in members.chunks(2000) {
+            invocations += 1;
+            let out = std::process::Command::new(&exe)
+                .args(flags)
+                .args(["--format", "json", "-q", "--no-config"])
+                .args(chunk.iter().map(|u| root.join(&u.path)))
+                .output()
+                .map_err(|e| format!("cannot run msl-check: {e}"))?;
+            if out.status.code() == Some(2) {
+                return Err(format!("msl-check failed: {}", String::from_utf8_lossy(&out.stderr)));
+            }
+            let text = String::from_utf8_lossy(&out.stdout);
+            for line in text.split("{\"path\":").skip(1) {
+                if line.contains("\"severity\":\"error\"") {
+                    errors += 1;
+                    failing_units.insert(line.split('"').nth(1).unwrap_or("").to_string());
+                    println!("ERROR {}", line.chars().take(200).collect::<String>());
+                }
+            }
+        }
+    }
+    println!(
+        "corpus (msl-check): {} units in {} invocations, {} with errors, {} errors, in {:.2} s",
+        tus.len(),
+        invocations,
+        failing_units.len(),
+        errors,
+        start.elapsed().as_secs_f64()
+    );
+    Ok(if errors == 0 { 0 } else { 1 })
 }

@@ -25,6 +25,16 @@ pub fn run(args: &[String]) -> Result<u8, String> {
     if code != 0 {
         return Err("corpus has failing units".into());
     }
+    if crate::corpus_dir().join("FILES.tsv").exists() {
+        println!("== corpus through msl-check");
+        let status = Command::new(&cargo)
+            .args(["build", "--release", "--quiet", "-p", "msl-check"])
+            .status()
+            .map_err(|e| format!("cannot run cargo: {e}"))?;
+        if !status.success() || crate::corpus::run(&["--cli".to_string()])? != 0 {
+            return Err("corpus through msl-check failed".into());
+        }
+    }
     println!("== all checks passed");
     Ok(0)
 }
