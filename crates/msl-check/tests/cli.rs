@@ -64,6 +64,9 @@ fn human_format_shows_the_line_a_caret_and_help() {
     assert!(s.contains("2 |     float x = 1\n"), "{s}");
     assert!(s.contains("  |                ^\n"), "{s}");
     assert!(s.contains("= help: The source does not follow the Metal (C++) grammar (see `msl-check --explain E0100`)"));
+    let syntax_only = run(&["--syntax-only", "--color", "never", &fixture("syntax/err/missing_semicolon.metal")]);
+    assert_eq!(syntax_only.status.code(), Some(1));
+    assert!(stdout(&syntax_only).contains("error[E0100]"));
     let colored = run(&["--color", "always", &fixture("syntax/err/missing_semicolon.metal")]);
     assert!(stdout(&colored).contains("\x1b[1;31merror[E0100]"));
 }
