@@ -367,40 +367,13 @@ fn at_class_definition(p: &Parser<'_>) -> bool {
     // attributes
     loop {
         if kinds.get(i) == Some(&L_BRACK) && kinds.get(i + 1) == Some(&L_BRACK) {
-            let mut depth = 0;
-            while i < kinds.len() {
-                match kinds[i] {
-                    L_BRACK => depth += 1,
-                    R_BRACK => {
-                        depth -= 1;
-                        if depth == 0 {
-                            break;
-                        }
-                    }
-                    _ => {}
-                }
-                i += 1;
-            }
-            i += 1;
+            let Some(next) = super::skip_group(kinds, i, L_BRACK, R_BRACK) else { return false };
+            i = next;
         } else if kinds.get(i) == Some(&IDENT) && matches!(p.text_at(i), "__attribute__" | "__attribute")
             || kinds.get(i) == Some(&ALIGNAS_KW)
         {
-            i += 1;
-            let mut depth = 0;
-            while i < kinds.len() {
-                match kinds[i] {
-                    L_PAREN => depth += 1,
-                    R_PAREN => {
-                        depth -= 1;
-                        if depth == 0 {
-                            break;
-                        }
-                    }
-                    _ => {}
-                }
-                i += 1;
-            }
-            i += 1;
+            let Some(next) = super::skip_group(kinds, i + 1, L_PAREN, R_PAREN) else { return false };
+            i = next;
         } else {
             break;
         }

@@ -328,22 +328,7 @@ fn scan_type_in_parens_ext(p: &Parser<'_>, unknown_ok: bool) -> Option<usize> {
             i += 1;
         } else if k == L_BRACK {
             // `[N]`
-            let mut depth = 0;
-            while i < kinds.len() {
-                match kinds[i] {
-                    L_BRACK => depth += 1,
-                    R_BRACK => {
-                        depth -= 1;
-                        if depth == 0 {
-                            break;
-                        }
-                    }
-                    SEMI => return None,
-                    _ => {}
-                }
-                i += 1;
-            }
-            i += 1;
+            i = super::skip_group(kinds, i, L_BRACK, R_BRACK)?;
         } else {
             break;
         }

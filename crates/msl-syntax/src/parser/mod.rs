@@ -458,6 +458,26 @@ impl<'a> Parser<'a> {
     }
 }
 
+/// From an opening bracket at `start` (`open`), the index just after its matching
+/// `close`, scanning token kinds only. `None` if the group is not closed or a `;`, `{` or
+/// `}` interrupts it (when those are not the brackets being matched).
+pub(crate) fn skip_group(kinds: &[SyntaxKind], start: usize, open: SyntaxKind, close: SyntaxKind) -> Option<usize> {
+    let mut depth = 0u32;
+    for (i, &k) in kinds.iter().enumerate().skip(start) {
+        if k == open {
+            depth += 1;
+        } else if k == close {
+            depth = depth.saturating_sub(1);
+            if depth == 0 {
+                return Some(i + 1);
+            }
+        } else if matches!(k, SEMI | L_CURLY | R_CURLY) {
+            return None;
+        }
+    }
+    None
+}
+
 /// Parses the whole token stream into events.
 pub(crate) fn parse_events(pp: &Preprocessed) -> (Vec<Event>, Parser<'_>) {
     let mut p = Parser::new(pp);

@@ -395,22 +395,8 @@ pub(crate) fn looks_like_declaration(p: &Parser<'_>, start: usize) -> bool {
     let mut i = start;
     // skip attributes
     while kinds.get(i) == Some(&L_BRACK) && kinds.get(i + 1) == Some(&L_BRACK) {
-        let mut depth = 0;
-        while i < kinds.len() {
-            match kinds[i] {
-                L_BRACK => depth += 1,
-                R_BRACK => {
-                    depth -= 1;
-                    if depth == 0 {
-                        i += 1;
-                        break;
-                    }
-                }
-                SEMI | L_CURLY | R_CURLY => return false,
-                _ => {}
-            }
-            i += 1;
-        }
+        let Some(next) = super::skip_group(kinds, i, L_BRACK, R_BRACK) else { return false };
+        i = next;
     }
     let k = kinds.get(i).copied().unwrap_or(EOF);
     let k1 = kinds.get(i + 1).copied().unwrap_or(EOF);
@@ -471,31 +457,17 @@ pub(crate) fn looks_like_declaration(p: &Parser<'_>, start: usize) -> bool {
 
 /// Keywords that can only begin a declaration.
 fn is_decl_only_keyword(k: SyntaxKind) -> bool {
-    matches!(
-        k,
-        CONST_KW
-            | VOLATILE_KW
-            | STATIC_KW
-            | EXTERN_KW
-            | INLINE_KW
-            | CONSTEXPR_KW
-            | CONSTEVAL_KW
-            | CONSTINIT_KW
-            | MUTABLE_KW
-            | REGISTER_KW
-            | THREAD_LOCAL_KW
-            | TYPEDEF_KW
-            | STRUCT_KW
-            | CLASS_KW
-            | UNION_KW
-            | ENUM_KW
-            | TYPENAME_KW
-            | USING_KW
-            | STATIC_ASSERT_KW
-            | ALIGNAS_KW
-            | KERNEL_KW
-            | VERTEX_KW
-            | FRAGMENT_KW
-            | DECLTYPE_KW
-    )
+    super::types::is_plain_specifier(k)
+        || matches!(
+            k,
+            STRUCT_KW
+                | CLASS_KW
+                | UNION_KW
+                | ENUM_KW
+                | TYPENAME_KW
+                | USING_KW
+                | STATIC_ASSERT_KW
+                | ALIGNAS_KW
+                | DECLTYPE_KW
+        )
 }

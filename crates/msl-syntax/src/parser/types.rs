@@ -31,7 +31,7 @@ pub(crate) struct SpecInfo {
     pub defined_type: bool,
 }
 
-fn is_plain_specifier(k: SyntaxKind) -> bool {
+pub(crate) fn is_plain_specifier(k: SyntaxKind) -> bool {
     matches!(
         k,
         CONST_KW
