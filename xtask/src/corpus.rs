@@ -64,6 +64,8 @@ pub fn run(args: &[String]) -> Result<u8, String> {
     let mut jobs = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
     let mut verbose = false;
     let mut cli = false;
+    let mut semantic = false;
+    let mut show_warnings = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -71,6 +73,8 @@ pub fn run(args: &[String]) -> Result<u8, String> {
             "--jobs" => jobs = it.next().and_then(|j| j.parse().ok()).unwrap_or(jobs),
             "--verbose" | "-v" => verbose = true,
             "--cli" => cli = true,
+            "--semantic" => semantic = true,
+            "--warnings" => show_warnings = true,
             other => return Err(format!("unknown argument `{other}`")),
         }
     }
@@ -96,7 +100,11 @@ pub fn run(args: &[String]) -> Result<u8, String> {
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(u) = units.get(i) else { break };
-                        out.push(check_unit(&root, u));
+                        out.push(if semantic {
+                            check_unit_semantic(&root, u, show_warnings)
+                        } else {
+                            check_unit(&root, u)
+                        });
                     }
                     out
                 })
@@ -122,7 +130,8 @@ pub fn run(args: &[String]) -> Result<u8, String> {
         println!("... and {} more failing units (use --verbose)", failing.len() - 50);
     }
     println!(
-        "corpus (syntax): {} units, {} with errors, {} errors, {} warnings, {:.1} MB in {:.2} s",
+        "corpus ({}): {} units, {} with errors, {} errors, {} warnings, {:.1} MB in {:.2} s",
+        if semantic { "checker" } else { "syntax" },
         counted.len(),
         failing.len(),
         total_errors,
@@ -229,4 +238,44 @@ fn run_cli(root: &Path, units: &[Unit]) -> Result<u8, String> {
         start.elapsed().as_secs_f64()
     );
     Ok(if errors == 0 { 0 } else { 1 })
+}
+
+/// The full analysis (preprocessor, parser and checker) of one unit.
+fn check_unit_semantic(root: &Path, u: &Unit, show_warnings: bool) -> Outcome {
+    let counted = u.role == "tu";
+    let path: PathBuf = root.join(&u.path);
+    let text = match std::fs::read(&path) {
+        Ok(b) => String::from_utf8_lossy(&b).into_owned(),
+        Err(e) => {
+            return Outcome {
+                path: u.path.clone(),
+                counted,
+                errors: vec![format!("cannot read: {e}")],
+                warnings: 0,
+                bytes: 0,
+            };
+        }
+    };
+    let mut analysis = msl_hir::Analysis::with_disk();
+    let main = analysis.set_file(&path, text.into());
+    let unit = analysis.unit(main, u.config.clone());
+    let parse = analysis.parse(unit);
+    let mut errors = Vec::new();
+    let mut warnings = 0;
+    for d in analysis.diagnostics(unit, false) {
+        let d = d.diagnostic;
+        let f = &parse.files()[d.file as usize];
+        let lc = LineIndex::new(&f.text).line_col(d.range.start());
+        let line = format!("{}:{}:{}: {} [{}]", f.path.display(), lc.line + 1, lc.col + 1, d.message, d.code);
+        if d.severity != Severity::Error {
+            warnings += 1;
+            if show_warnings {
+                println!("warning: {line}");
+            }
+            continue;
+        }
+        errors.push(line);
+    }
+    let bytes = parse.files().iter().filter(|f| !f.is_virtual).map(|f| f.text.len()).sum();
+    Outcome { path: u.path.clone(), counted, errors, warnings, bytes }
 }

@@ -342,6 +342,36 @@ impl Parse {
         }
     }
 
+    /// The place in a file for a range of the tree: exact when both ends are spelled in
+    /// the same file; otherwise the macro invocation (or spelling) where it starts.
+    pub fn map_range(&self, range: TextRange) -> (u32, TextRange) {
+        let piece_at = |off: u32| self.piece_starts.partition_point(|&s| s <= off).checked_sub(1);
+        let start: u32 = range.start().into();
+        let Some(i) = piece_at(start) else { return (0, TextRange::empty(0.into())) };
+        let p = &self.pp.pieces[i];
+        if p.call != NO_CALL || p.file == ARENA {
+            return match self.origin_of_piece(p, 0) {
+                Origin::Macro { call_file, call_range, .. } => (call_file, call_range),
+                Origin::Spelled { file, range } => (file, range),
+            };
+        }
+        let file_start = p.start + (start - self.piece_starts[i]).min(p.len);
+        let end: u32 = range.end().into();
+        if end <= start {
+            return (p.file, TextRange::empty(file_start.into()));
+        }
+        if let Some(j) = piece_at(end - 1) {
+            let q = &self.pp.pieces[j];
+            if q.call == NO_CALL && q.file == p.file && j >= i {
+                let file_end = q.start + (end - self.piece_starts[j]).min(q.len);
+                if file_end >= file_start {
+                    return (p.file, TextRange::new(file_start.into(), file_end.into()));
+                }
+            }
+        }
+        (p.file, TextRange::new(file_start.into(), (p.start + p.len).into()))
+    }
+
     /// Where a token of this tree came from.
     pub fn token_origin(&self, token: &SyntaxToken) -> Option<Origin> {
         self.origin_at(token.text_range().start())

@@ -1,0 +1,616 @@
+//! Metal's rules for entry points and attributes, C++ features Metal does not have, and
+//! availability of library functions and types for the configured Metal version.
+//!
+//! Every check reports only what it is sure of: a parameter whose type is a user
+//! typedef it cannot see through, an index that is not a literal, a name the unit also
+//! declares itself: all stay silent.
+
+use std::sync::Arc;
+
+use msl_stdlib::{Entry, Stdlib};
+use msl_syntax::ast::{self, AstNode, Stage};
+use msl_syntax::{MetalVersion, Platform, Severity, SyntaxKind, SyntaxNode, TextRange};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::db::{Db, FunctionId, function_green, item_tree};
+use crate::items::ItemTree;
+
+/// A problem found by the checker; the range is relative to the function's start.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HirDiagnostic {
+    pub range: TextRange,
+    pub severity: Severity,
+    pub code: &'static str,
+    pub message: String,
+    /// How to fix it, when there is a clear fix.
+    pub hint: Option<String>,
+}
+
+/// The checks of one function. Depends only on the function's own syntax, the unit's item
+/// tree and its configuration, so editing another function does not re-run it.
+#[salsa::tracked(returns(ref))]
+pub fn check_function<'db>(db: &'db dyn Db, function: FunctionId<'db>) -> Arc<Vec<HirDiagnostic>> {
+    let Some(green) = function_green(db, function) else { return Arc::new(Vec::new()) };
+    let unit = *function.unit(db);
+    let tree = item_tree(db, unit);
+    let config = unit.config(db);
+    let node = SyntaxNode::new_root(green.clone());
+    let mut cx =
+        Checker { tree, version: config.version, platform: config.platform, out: Vec::new(), lib: Stdlib::get() };
+    if let Some(f) = ast::Function::cast(node) {
+        cx.function(&f);
+    }
+    Arc::new(cx.out)
+}
+
+struct Checker<'a> {
+    tree: &'a ItemTree,
+    version: MetalVersion,
+    platform: Platform,
+    lib: &'static Stdlib,
+    out: Vec<HirDiagnostic>,
+}
+
+/// A parameter's type, as far as the checks need it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum ParamType {
+    /// A builtin scalar or vector passed by value: its canonical name (`uint3`).
+    Numeric(String),
+    /// A pointer or reference; `true` when it names an address space.
+    Indirect { has_address_space: bool },
+    /// Anything else (structs, textures, arrays, templates, unknown names).
+    Other,
+}
+
+impl Checker<'_> {
+    fn report(&mut self, node: &SyntaxNode, code: &'static str, message: String, hint: Option<String>) {
+        self.report_range(node.text_range(), code, message, hint);
+    }
+
+    fn report_range(&mut self, range: TextRange, code: &'static str, message: String, hint: Option<String>) {
+        let severity = if code.starts_with('W') { Severity::Warning } else { Severity::Error };
+        self.out.push(HirDiagnostic { range, severity, code, message, hint });
+    }
+
+    fn function(&mut self, f: &ast::Function) {
+        let stage = f.stage();
+        if matches!(stage, Some(Stage::Kernel | Stage::Vertex | Stage::Fragment)) {
+            self.entry_point(f, stage.unwrap_or(Stage::Kernel));
+        }
+        self.forbidden_features(f.syntax());
+        self.availability(f.syntax());
+    }
+
+    // ---- entry points -------------------------------------------------------------------
+
+    fn entry_point(&mut self, f: &ast::Function, stage: Stage) {
+        let stage_name = match stage {
+            Stage::Kernel => "kernel",
+            Stage::Vertex => "vertex",
+            Stage::Fragment => "fragment",
+            Stage::Other => "entry-point",
+        };
+        if stage == Stage::Kernel {
+            self.kernel_returns_void(f);
+        }
+        let Some(params) = f.param_list() else { return };
+        let mut stage_in: Option<SyntaxNode> = None;
+        let mut bindings: FxHashMap<(&'static str, u64), String> = FxHashMap::default();
+        for param in params.params() {
+            let attrs: Vec<ast::Attribute> =
+                param.attribute_lists().flat_map(|l| l.attributes().collect::<Vec<_>>()).collect();
+            let names: Vec<String> = attrs.iter().filter_map(|a| a.name()).collect();
+            let pname = param.name().map(|n| n.text()).unwrap_or_else(|| "parameter".into());
+            let ty = self.param_type(&param);
+            match &ty {
+                ParamType::Indirect { has_address_space: false } => {
+                    let node = param.declarator().map(|d| d.syntax().clone()).unwrap_or_else(|| param.syntax().clone());
+                    self.report(
+                        &node,
+                        "E1107",
+                        format!("`{pname}` is a pointer or reference parameter of a {stage_name} function without an address space"),
+                        Some("write `device`, `constant` or `threadgroup` before its type, e.g. `device float *data`".into()),
+                    );
+                }
+                ParamType::Numeric(t) if attrs.is_empty() => {
+                    self.report(
+                        param.syntax(),
+                        "E1108",
+                        format!("`{pname}` ({t}) needs an attribute saying what the {stage_name} function receives in it"),
+                        Some(match stage {
+                            Stage::Kernel => "for example `[[thread_position_in_grid]]`, or pass it in a buffer: `constant uint &n [[buffer(0)]]`".into(),
+                            Stage::Vertex => "for example `[[vertex_id]]` or `[[instance_id]]`, or pass it in a buffer".into(),
+                            _ => "for example `[[position]]`, or pass it in a buffer".into(),
+                        }),
+                    );
+                }
+                ParamType::Numeric(t) if matches!(t.as_str(), "size_t" | "ptrdiff_t") => {
+                    self.report(
+                        param.syntax(),
+                        "E1109",
+                        format!("`{pname}` has type `{t}`, which entry-point arguments cannot have"),
+                        Some("use `uint` or `ulong`".into()),
+                    );
+                }
+                _ => {}
+            }
+            let has_function_constant = names.iter().any(|n| n == "function_constant");
+            for (attr, name) in attrs.iter().zip(&names) {
+                if name == "stage_in" {
+                    if stage_in.is_some() {
+                        self.report(
+                            attr.syntax(),
+                            "E1105",
+                            format!("a {stage_name} function can have only one `[[stage_in]]` parameter"),
+                            Some("put all per-vertex or per-fragment inputs in one struct".into()),
+                        );
+                    } else {
+                        stage_in = Some(param.syntax().clone());
+                    }
+                }
+                self.attribute_on_param(attr, name, stage, stage_name, &ty, &pname);
+                if !has_function_constant
+                    && let Some(class) = binding_class(name)
+                    && let Some(index) = attr.args().and_then(|a| a.exprs().next()).and_then(|e| const_int(&e))
+                {
+                    if let Some(prev) = bindings.get(&(class, index)) {
+                        self.report(
+                            attr.syntax(),
+                            "E1104",
+                            format!("`[[{class}({index})]]` is already used by `{prev}` in this function"),
+                            Some(format!("give `{pname}` a different {class} index")),
+                        );
+                    } else {
+                        bindings.insert((class, index), pname.clone());
+                    }
+                }
+            }
+        }
+    }
+
+    fn kernel_returns_void(&mut self, f: &ast::Function) {
+        let Some(spec) = f.decl_specifiers() else { return };
+        let Some(decl) = f.declarator() else { return };
+        let pointer = decl.ptr_operators().next().is_some();
+        let ty = match spec.type_spec() {
+            Some(ast::TypeSpec::Builtin(b)) => b.text(),
+            Some(ast::TypeSpec::Path(p)) => {
+                let text = p.text();
+                let resolved = self.tree.resolve_alias(strip_metal(&text)).to_string();
+                if resolved.is_empty() || self.tree.types.contains(&resolved) || !self.known_name(&resolved) {
+                    // a type we cannot see through, or a user type: report it only if it
+                    // is certainly not void
+                    if self.tree.types.contains(&resolved) { resolved } else { return }
+                } else {
+                    resolved
+                }
+            }
+            _ => return,
+        };
+        if ty != "void" || pointer {
+            let shown = if pointer { format!("{ty} *") } else { ty };
+            self.report(
+                spec.syntax(),
+                "E1106",
+                format!("kernel functions must return `void`, not `{shown}`"),
+                Some("return `void` and write results to a `device` buffer".into()),
+            );
+        }
+    }
+
+    /// Whether a type name is known for sure: a builtin type or one the unit declares.
+    fn known_name(&self, name: &str) -> bool {
+        self.tree.types.contains(name) || is_builtin_type_word(name) || self.lib.type_named(name).is_some()
+    }
+
+    fn param_type(&self, p: &ast::Param) -> ParamType {
+        let Some(spec) = p.decl_specifiers() else { return ParamType::Other };
+        let decl = p.declarator();
+        if let Some(d) = &decl {
+            if d.array_suffixes().next().is_some() {
+                return ParamType::Other;
+            }
+            if d.ptr_operators().next().is_some() {
+                let has = spec.address_space().is_some() || d.ptr_operators().any(|op| op.address_space().is_some());
+                return ParamType::Indirect { has_address_space: has };
+            }
+        }
+        match spec.type_spec() {
+            Some(ast::TypeSpec::Builtin(b)) => match canonical_keywords(&b.text()) {
+                Some(name) if name != "void" => ParamType::Numeric(name),
+                _ => ParamType::Other,
+            },
+            Some(ast::TypeSpec::Path(p)) => {
+                if p.template_args().is_some() {
+                    return ParamType::Other;
+                }
+                let text = p.text();
+                let resolved = self.tree.resolve_alias(strip_metal(&text));
+                match self.numeric_name(resolved) {
+                    Some(n) => ParamType::Numeric(n),
+                    None => ParamType::Other,
+                }
+            }
+            _ => ParamType::Other,
+        }
+    }
+
+    /// The canonical builtin scalar or vector name for `name`, following the library's
+    /// aliases (`uint32_t` is `uint`), when it is one and the unit does not redefine it.
+    fn numeric_name(&self, name: &str) -> Option<String> {
+        if name.is_empty() || self.tree.types.contains(name) || self.tree.typedefs.contains_key(name) {
+            return None;
+        }
+        if let Some(k) = canonical_keywords(name) {
+            return Some(k);
+        }
+        let mut current = name;
+        for _ in 0..4 {
+            let t = self.lib.type_named(current)?;
+            match t.kind {
+                "scalar" | "vector" => match t.alias_of {
+                    Some(of) if !of.contains('<') && of != current => current = of,
+                    _ => return Some(t.name.to_string()),
+                },
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    fn attribute_on_param(
+        &mut self,
+        attr: &ast::Attribute,
+        name: &str,
+        stage: Stage,
+        stage_name: &str,
+        ty: &ParamType,
+        pname: &str,
+    ) {
+        if name.contains("::") {
+            return;
+        }
+        let defs: Vec<&msl_stdlib::AttributeDef> = self.lib.attributes_named(name).collect();
+        if defs.is_empty() {
+            if is_standard_cpp_attribute(name) {
+                return;
+            }
+            let suggestion = self.closest_attribute(name);
+            self.report(
+                attr.syntax(),
+                "W1101",
+                format!("unknown attribute `{name}`; the compiler ignores it"),
+                suggestion.map(|s| format!("did you mean `{s}`?")),
+            );
+            return;
+        }
+        let position = match stage {
+            Stage::Kernel => "kernel_param",
+            Stage::Vertex => "vertex_param",
+            Stage::Fragment => "fragment_param",
+            Stage::Other => return,
+        };
+        let applicable: Vec<&&msl_stdlib::AttributeDef> =
+            defs.iter().filter(|d| d.positions.iter().any(|p| *p == position || *p == "param")).collect();
+        if applicable.is_empty() {
+            // certain when the attribute is a parameter attribute of other stages (program-
+            // scope and struct-member uses do not apply to parameters)
+            let param_positions = [
+                "kernel_param",
+                "vertex_param",
+                "fragment_param",
+                "mesh_param",
+                "object_param",
+                "intersection_param",
+                "tile_param",
+            ];
+            let stages: std::collections::BTreeSet<&str> = defs
+                .iter()
+                .flat_map(|d| d.positions.iter())
+                .filter(|p| param_positions.contains(p))
+                .map(|p| p.trim_end_matches("_param"))
+                .collect();
+            if !stages.is_empty() {
+                self.report(
+                    attr.syntax(),
+                    "E1102",
+                    format!("`[[{name}]]` cannot be used on a parameter of a {stage_name} function"),
+                    Some(format!("it is an input of {} functions", stages.into_iter().collect::<Vec<_>>().join(", "))),
+                );
+            }
+            return;
+        }
+        if let ParamType::Numeric(t) = ty
+            && applicable.iter().all(|d| !d.types.is_empty())
+            && !applicable.iter().any(|d| d.types.iter().any(|allowed| allowed == t))
+        {
+            let allowed: Vec<&str> = applicable.iter().flat_map(|d| d.types.iter().copied()).collect();
+            self.report(
+                attr.syntax(),
+                "E1103",
+                format!("`[[{name}]]` cannot be applied to `{pname}` of type `{t}`"),
+                Some(format!("declare it as one of: {}", allowed.join(", "))),
+            );
+        }
+    }
+
+    fn closest_attribute(&self, name: &str) -> Option<&'static str> {
+        msl_stdlib::ATTRIBUTES
+            .iter()
+            .map(|a| (edit_distance(name, a.name), a.name))
+            .filter(|(d, _)| *d <= 2.max(name.len() / 4))
+            .min()
+            .map(|(_, n)| n)
+    }
+
+    // ---- C++ features Metal does not have ---------------------------------------------
+
+    fn forbidden_features(&mut self, root: &SyntaxNode) {
+        for node in root.descendants() {
+            match node.kind() {
+                SyntaxKind::GOTO_STMT => self.report(
+                    &node,
+                    "E1201",
+                    "Metal does not support `goto`".into(),
+                    Some("restructure the loop with `break`/`continue` or a flag".into()),
+                ),
+                SyntaxKind::TRY_STMT | SyntaxKind::THROW_EXPR => self.report(
+                    &node,
+                    "E1203",
+                    "Metal does not support exceptions (`try`, `catch`, `throw`)".into(),
+                    Some("report errors through a return value or an output buffer".into()),
+                ),
+                SyntaxKind::NEW_EXPR => {
+                    let placement = ast::NewExpr::cast(node.clone()).and_then(|n| n.placement()).is_some();
+                    if !placement {
+                        self.report(
+                            &node,
+                            "E1204",
+                            "Metal has no dynamic allocation: `new` needs a placement address".into(),
+                            Some("use placement new, `new (ptr) T`, on memory you own".into()),
+                        );
+                    } else if self.version < MetalVersion::V4_1 {
+                        self.report(
+                            &node,
+                            "E1208",
+                            format!("placement `new` needs Metal 4.1; this file is checked as Metal {}", self.version),
+                            None,
+                        );
+                    }
+                }
+                SyntaxKind::DELETE_EXPR => self.report(
+                    &node,
+                    "E1204",
+                    "Metal has no dynamic allocation: `delete` is not supported".into(),
+                    None,
+                ),
+                SyntaxKind::CXX_CAST_EXPR
+                    if ast::CxxCastExpr::cast(node.clone())
+                        .and_then(|c| c.keyword())
+                        .is_some_and(|k| k.kind() == SyntaxKind::DYNAMIC_CAST_KW) =>
+                {
+                    self.report(
+                        &node,
+                        "E1205",
+                        "Metal does not support `dynamic_cast`".into(),
+                        Some("use `static_cast` when the type is known".into()),
+                    );
+                }
+                SyntaxKind::TYPEID_EXPR => self.report(&node, "E1206", "Metal does not support `typeid`".into(), None),
+                SyntaxKind::LAMBDA_EXPR if self.version < MetalVersion::V3_2 => self.report(
+                    &node,
+                    "E1209",
+                    format!("lambda expressions need Metal 3.2; this file is checked as Metal {}", self.version),
+                    Some("raise the version with `--std metal3.2`, or use a function".into()),
+                ),
+                SyntaxKind::DECL_SPECIFIERS => {
+                    for tok in node.children_with_tokens().filter_map(|e| e.into_token()) {
+                        if tok.kind() == SyntaxKind::VIRTUAL_KW {
+                            self.report_range(
+                                tok.text_range(),
+                                "E1202",
+                                "Metal does not support virtual functions".into(),
+                                Some("use templates or function tables (`visible_function_table`)".into()),
+                            );
+                        }
+                    }
+                }
+                SyntaxKind::BUILTIN_TYPE => {
+                    if let Some(tok) = node
+                        .children_with_tokens()
+                        .filter_map(|e| e.into_token())
+                        .find(|t| t.kind() == SyntaxKind::DOUBLE_KW)
+                    {
+                        self.report_range(
+                            tok.text_range(),
+                            "E1207",
+                            "Metal does not support `double`".into(),
+                            Some("use `float`".into()),
+                        );
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    // ---- availability -------------------------------------------------------------------
+
+    fn availability(&mut self, root: &SyntaxNode) {
+        // names the function itself declares (parameters, locals) hide library names
+        let local: FxHashSet<String> = root
+            .descendants()
+            .filter_map(ast::Name::cast)
+            .filter_map(|n| n.ident())
+            .map(|t| t.text().to_string())
+            .collect();
+        for node in root.descendants() {
+            match node.kind() {
+                SyntaxKind::CALL_EXPR => {
+                    let Some(call) = ast::CallExpr::cast(node.clone()) else { continue };
+                    let Some(ast::Expr::Path(path)) = call.callee() else { continue };
+                    let Some(name_tok) = path.name() else { continue };
+                    let text = path.text();
+                    let name = name_tok.text();
+                    let qualified_ok = !path.is_qualified() || strip_metal(&text) == name;
+                    if !qualified_ok || local.contains(name) || self.tree.declared.contains(name) {
+                        continue;
+                    }
+                    let functions: Vec<&msl_stdlib::Function> = self.lib.functions(name).collect();
+                    if functions.is_empty() || self.lib.lookup(name).iter().any(|e| !matches!(e, Entry::Function(_))) {
+                        continue;
+                    }
+                    let available = functions.iter().any(|f| {
+                        f.overloads.iter().any(|o| {
+                            msl_stdlib::available(
+                                o.since.unwrap_or(f.since).max(f.since),
+                                f.platforms,
+                                self.version,
+                                self.platform,
+                            )
+                        })
+                    });
+                    if !available {
+                        let needed = functions
+                            .iter()
+                            .flat_map(|f| f.overloads.iter().map(move |o| o.since.unwrap_or(f.since).max(f.since)))
+                            .min()
+                            .unwrap_or(MetalVersion::LATEST);
+                        // platform limits in the documentation are not reliable enough to
+                        // report; versions are, as a warning (compilers accept some uses)
+                        if needed > self.version {
+                            self.report_range(
+                                name_tok.text_range(),
+                                "W1301",
+                                format!(
+                                    "`{name}` needs Metal {needed}; this file is checked as Metal {}",
+                                    self.version
+                                ),
+                                Some(format!("check with `--std metal{needed}` or later if you target that version")),
+                            );
+                        }
+                    }
+                }
+                SyntaxKind::PATH_TYPE => {
+                    let Some(pt) = ast::PathType::cast(node.clone()) else { continue };
+                    let segments: Vec<_> = pt.segments().collect();
+                    let [only] = segments.as_slice() else { continue };
+                    let name = only.text();
+                    if local.contains(name)
+                        || self.tree.declared.contains(name)
+                        || self.tree.typedefs.contains_key(name)
+                    {
+                        continue;
+                    }
+                    let Some(t) = self.lib.type_named(name) else { continue };
+                    if !msl_stdlib::available(t.since, t.platforms, self.version, self.platform)
+                        && t.since > self.version
+                    {
+                        self.report_range(
+                            only.text_range(),
+                            "W1302",
+                            format!("`{name}` needs Metal {}; this file is checked as Metal {}", t.since, self.version),
+                            Some(format!("check with `--std metal{}` or later if you target that version", t.since)),
+                        );
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// `buffer`, `texture`, `sampler` or `threadgroup` for binding attributes.
+fn binding_class(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "buffer" => "buffer",
+        "texture" => "texture",
+        "sampler" => "sampler",
+        "threadgroup" => "threadgroup",
+        _ => return None,
+    })
+}
+
+/// The value of an integer literal expression (possibly parenthesised), if it is one.
+fn const_int(e: &ast::Expr) -> Option<u64> {
+    match e {
+        ast::Expr::Literal(l) if l.kind() == Some(ast::LiteralKind::Int) => {
+            let text = l.token()?.text().to_ascii_lowercase();
+            let digits = text.trim_end_matches(['u', 'l']);
+            if let Some(h) = digits.strip_prefix("0x") {
+                u64::from_str_radix(h, 16).ok()
+            } else if digits.len() > 1 && digits.starts_with('0') {
+                u64::from_str_radix(&digits[1..], 8).ok()
+            } else {
+                digits.parse().ok()
+            }
+        }
+        ast::Expr::Paren(p) => const_int(&p.expr()?),
+        _ => None,
+    }
+}
+
+fn strip_metal(path: &str) -> &str {
+    path.trim_start_matches("::").trim_start_matches("metal::")
+}
+
+fn is_builtin_type_word(name: &str) -> bool {
+    matches!(name, "void" | "bool" | "char" | "short" | "int" | "long" | "float" | "double" | "unsigned" | "signed")
+}
+
+/// Canonical names for keyword types: `unsigned int` is `uint`.
+fn canonical_keywords(text: &str) -> Option<String> {
+    let words: Vec<&str> =
+        text.split_whitespace().filter(|w| *w != "int" || text.split_whitespace().count() == 1).collect();
+    let name = match words.as_slice() {
+        ["void"] => "void",
+        ["bool"] => "bool",
+        ["char"] | ["signed", "char"] => "char",
+        ["unsigned", "char"] => "uchar",
+        ["short"] | ["signed", "short"] => "short",
+        ["unsigned", "short"] => "ushort",
+        ["int"] | ["signed"] => "int",
+        ["unsigned"] => "uint",
+        ["long"] | ["signed", "long"] | ["long", "long"] => "long",
+        ["unsigned", "long"] | ["unsigned", "long", "long"] => "ulong",
+        ["float"] => "float",
+        ["double"] => "double",
+        _ => return None,
+    };
+    Some(name.to_string())
+}
+
+/// Attributes of standard C++ and clang that MSL code may use.
+fn is_standard_cpp_attribute(name: &str) -> bool {
+    matches!(
+        name,
+        "noreturn"
+            | "carries_dependency"
+            | "deprecated"
+            | "fallthrough"
+            | "nodiscard"
+            | "maybe_unused"
+            | "likely"
+            | "unlikely"
+            | "no_unique_address"
+            | "assume"
+            | "optnone"
+            | "always_inline"
+            | "noinline"
+    )
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for i in 1..=a.len() {
+        let mut cur = vec![i; b.len() + 1];
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}

@@ -1,0 +1,243 @@
+//! The codes of the semantic checks, documented like the syntax layer's.
+
+use msl_syntax::Severity;
+use msl_syntax::codes::CodeInfo;
+
+/// Documentation for a code of any layer.
+pub fn code_info(code: &str) -> Option<&'static CodeInfo> {
+    CODES.iter().find(|c| c.code.eq_ignore_ascii_case(code)).or_else(|| msl_syntax::codes::code_info(code))
+}
+
+/// Every documented code: the syntax layer's and the checker's.
+pub fn all_codes() -> impl Iterator<Item = &'static CodeInfo> {
+    msl_syntax::codes::CODES.iter().chain(CODES.iter())
+}
+
+pub static CODES: &[CodeInfo] = &[
+    CodeInfo {
+        code: "W1101",
+        name: "unknown-attribute",
+        severity: Severity::Warning,
+        summary: "An attribute name that Metal does not define",
+        explanation: "The compiler ignores attributes it does not know, so a misspelt `[[buffer(0)]]` or \
+                      `[[thread_position_in_grid]]` silently loses its meaning and the argument gets a \
+                      default binding or none at all. The message suggests the closest Metal attribute.",
+        bad: "kernel void k(device float *a [[bufer(0)]]) {}",
+        good: "kernel void k(device float *a [[buffer(0)]]) {}",
+    },
+    CodeInfo {
+        code: "E1102",
+        name: "attribute-wrong-stage",
+        severity: Severity::Error,
+        summary: "A built-in input attribute used on a parameter of a stage that does not provide it",
+        explanation: "Built-in inputs belong to particular stages: `[[thread_position_in_grid]]` exists in \
+                      kernels, `[[vertex_id]]` in vertex functions, `[[front_facing]]` in fragment \
+                      functions. Used elsewhere, the compiler rejects the function.",
+        bad: "vertex float4 v(uint tid [[thread_position_in_grid]]) { return 0; }",
+        good: "vertex float4 v(uint vid [[vertex_id]]) { return 0; }",
+    },
+    CodeInfo {
+        code: "E1103",
+        name: "attribute-type-mismatch",
+        severity: Severity::Error,
+        summary: "A built-in input attribute on a parameter whose type it cannot have",
+        explanation: "Each built-in input has a fixed set of types: thread positions are `uint`, `uint2`, \
+                      `uint3` or their `ushort` forms, `[[front_facing]]` is `bool`, and so on. The \
+                      message lists the types the attribute accepts.",
+        bad: "kernel void k(float tid [[thread_position_in_grid]]) {}",
+        good: "kernel void k(uint tid [[thread_position_in_grid]]) {}",
+    },
+    CodeInfo {
+        code: "E1104",
+        name: "duplicate-binding-index",
+        severity: Severity::Error,
+        summary: "Two arguments of one function use the same buffer, texture, sampler or threadgroup index",
+        explanation: "Each `[[buffer(n)]]`, `[[texture(n)]]`, `[[sampler(n)]]` and `[[threadgroup(n)]]` \
+                      index names one binding slot; two arguments cannot share it. Arguments controlled \
+                      by function constants are exempt, since only one of them exists at a time.",
+        bad: "kernel void k(device float *a [[buffer(0)]], device float *b [[buffer(0)]]) {}",
+        good: "kernel void k(device float *a [[buffer(0)]], device float *b [[buffer(1)]]) {}",
+    },
+    CodeInfo {
+        code: "E1105",
+        name: "multiple-stage-in",
+        severity: Severity::Error,
+        summary: "More than one `[[stage_in]]` parameter",
+        explanation: "A vertex or fragment function receives its per-vertex or per-fragment inputs through \
+                      at most one `[[stage_in]]` argument; gather them into one struct.",
+        bad: "fragment half4 f(A a [[stage_in]], B b [[stage_in]]) { return 0; }",
+        good: "fragment half4 f(AB ab [[stage_in]]) { return 0; }",
+    },
+    CodeInfo {
+        code: "E1106",
+        name: "kernel-return-type",
+        severity: Severity::Error,
+        summary: "A kernel function that returns something other than `void`",
+        explanation: "Kernels produce their results by writing to buffers or textures; their return type \
+                      must be `void`.",
+        bad: "kernel float k(uint i [[thread_position_in_grid]]) { return 1; }",
+        good: "kernel void k(device float *out [[buffer(0)]], uint i [[thread_position_in_grid]]) { out[i] = 1; }",
+    },
+    CodeInfo {
+        code: "E1107",
+        name: "entry-point-missing-address-space",
+        severity: Severity::Error,
+        summary: "A pointer or reference argument of an entry point without an address space",
+        explanation: "Arguments of kernel, vertex and fragment functions that point to memory must say which \
+                      memory: `device` for read-write buffers, `constant` for read-only uniform data, \
+                      `threadgroup` for memory shared in a threadgroup.",
+        bad: "kernel void k(float *data [[buffer(0)]]) {}",
+        good: "kernel void k(device float *data [[buffer(0)]]) {}",
+    },
+    CodeInfo {
+        code: "E1108",
+        name: "entry-point-argument-without-attribute",
+        severity: Severity::Error,
+        summary: "A scalar or vector argument of an entry point with no attribute",
+        explanation: "Buffers, textures and samplers may omit their index attribute (the compiler assigns \
+                      one), but a plain value such as `uint id` must say what it receives: a built-in \
+                      input like `[[thread_position_in_grid]]`, or pass it in a buffer.",
+        bad: "kernel void k(device float *a [[buffer(0)]], uint id) {}",
+        good: "kernel void k(device float *a [[buffer(0)]], uint id [[thread_position_in_grid]]) {}",
+    },
+    CodeInfo {
+        code: "E1109",
+        name: "entry-point-size-type",
+        severity: Severity::Error,
+        summary: "An entry-point argument of type `size_t` or `ptrdiff_t`",
+        explanation: "These types have no fixed size shared with the host, so entry points cannot take them.",
+        bad: "kernel void k(size_t n [[buffer(0)]]) {}",
+        good: "kernel void k(constant uint &n [[buffer(0)]]) {}",
+    },
+    CodeInfo {
+        code: "E1201",
+        name: "goto-not-supported",
+        severity: Severity::Error,
+        summary: "`goto` is not part of Metal",
+        explanation: "Metal leaves `goto` out of its C++ dialect.",
+        bad: "for (;;) { if (done) goto out; }\nout:;",
+        good: "for (;;) { if (done) break; }",
+    },
+    CodeInfo {
+        code: "E1202",
+        name: "virtual-not-supported",
+        severity: Severity::Error,
+        summary: "Virtual functions are not part of Metal",
+        explanation: "GPU code has no virtual dispatch; use templates, or visible function tables for \
+                      dynamic calls.",
+        bad: "struct Shape { virtual float area() const; };",
+        good: "struct Circle { float r; float area() const { return M_PI_F * r * r; } };",
+    },
+    CodeInfo {
+        code: "E1203",
+        name: "exceptions-not-supported",
+        severity: Severity::Error,
+        summary: "`try`, `catch` and `throw` are not part of Metal",
+        explanation: "Metal has no exceptions. Report failures through return values or an output buffer.",
+        bad: "if (i >= n) throw 1;",
+        good: "if (i >= n) { status[0] = 1; return; }",
+    },
+    CodeInfo {
+        code: "E1204",
+        name: "dynamic-allocation-not-supported",
+        severity: Severity::Error,
+        summary: "`new` without a placement address, or `delete`",
+        explanation: "GPU functions cannot allocate memory. Placement new (Metal 4.1) constructs an object \
+                      in memory you already have.",
+        bad: "device int *p = new int;",
+        good: "device int *p = new (mem) device int;",
+    },
+    CodeInfo {
+        code: "E1205",
+        name: "dynamic-cast-not-supported",
+        severity: Severity::Error,
+        summary: "`dynamic_cast` is not part of Metal",
+        explanation: "There is no runtime type information on the GPU.",
+        bad: "auto d = dynamic_cast<thread Derived *>(b);",
+        good: "auto d = static_cast<thread Derived *>(b);",
+    },
+    CodeInfo {
+        code: "E1206",
+        name: "typeid-not-supported",
+        severity: Severity::Error,
+        summary: "`typeid` is not part of Metal",
+        explanation: "There is no runtime type information on the GPU; compare types at compile time with \
+                      `is_same_v`.",
+        bad: "bool f = typeid(T) == typeid(float);",
+        good: "constexpr bool f = metal::is_same_v<T, float>;",
+    },
+    CodeInfo {
+        code: "E1207",
+        name: "double-not-supported",
+        severity: Severity::Error,
+        summary: "`double` is not a Metal type",
+        explanation: "Metal GPUs have no 64-bit floating point; `float` is the widest floating type.",
+        bad: "double x = 1.0;",
+        good: "float x = 1.0f;",
+    },
+    CodeInfo {
+        code: "E1208",
+        name: "placement-new-version",
+        severity: Severity::Error,
+        summary: "Placement `new` before Metal 4.1",
+        explanation: "Placement new became part of Metal in version 4.1.",
+        bad: "// --std metal3.2\ndevice int *p = new (mem) device int;",
+        good: "// --std metal4.1\ndevice int *p = new (mem) device int;",
+    },
+    CodeInfo {
+        code: "E1209",
+        name: "lambda-version",
+        severity: Severity::Error,
+        summary: "A lambda expression before Metal 3.2",
+        explanation: "Lambda expressions became part of Metal in version 3.2.",
+        bad: "// --std metal3.1\nauto twice = [](float x) { return 2 * x; };",
+        good: "// --std metal3.2\nauto twice = [](float x) { return 2 * x; };",
+    },
+    CodeInfo {
+        code: "W1301",
+        name: "function-newer-than-target",
+        severity: Severity::Warning,
+        summary: "A library function documented for a newer Metal version than the file is checked as",
+        explanation: "Every library function first appears in some Metal version. Code that calls a newer \
+                      one may not build, or may not run, on the older targets it is meant for (compilers \
+                      accept some such uses, so this is a warning). Raise `--std` (or `std` in `msl.toml`) \
+                      if you target that version, or guard the call with `#if __METAL_VERSION__ >= ...`.",
+        bad: "// --std metal2.3\nfloat v = simd_shuffle_and_fill_down(x, y, 1u);",
+        good: "#if __METAL_VERSION__ >= 240\nfloat v = simd_shuffle_and_fill_down(x, y, 1u);\n#endif",
+    },
+    CodeInfo {
+        code: "W1302",
+        name: "type-newer-than-target",
+        severity: Severity::Warning,
+        summary: "A library type documented for a newer Metal version than the file is checked as",
+        explanation: "Types such as `bfloat` (Metal 3.1) or `tensor` (Metal 4) are documented for newer \
+                      versions; code using them may not build for older targets.",
+        bad: "// --std metal3.0\nbfloat b = 1.0bf;",
+        good: "// --std metal3.1\nbfloat b = 1.0bf;",
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_unique_and_documented() {
+        let mut seen = std::collections::HashSet::new();
+        for c in all_codes() {
+            assert!(seen.insert(c.code), "duplicate {}", c.code);
+            assert_eq!(c.code.starts_with('E'), c.severity == Severity::Error, "{}", c.code);
+        }
+        let src = include_str!("checks.rs");
+        for i in 0..src.len().saturating_sub(7) {
+            let b = src.as_bytes();
+            if b[i] == b'"'
+                && matches!(b[i + 1], b'E' | b'W')
+                && b[i + 2..i + 6].iter().all(u8::is_ascii_digit)
+                && b[i + 6] == b'"'
+            {
+                assert!(code_info(&src[i + 1..i + 6]).is_some(), "{} is not documented", &src[i + 1..i + 6]);
+            }
+        }
+    }
+}

@@ -1,0 +1,202 @@
+//! The salsa database: inputs, and the queries that parse units and extract items.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use msl_syntax::vfs::normalize;
+use msl_syntax::{FileId, FileResolver, Parse, PpConfig, SyntaxKind, SyntaxNode, Vfs, parse_file};
+use rowan::GreenNode;
+use rustc_hash::FxHashMap;
+
+use crate::items::ItemTree;
+
+/// The text of one file.
+#[salsa::input(debug)]
+pub struct SourceFile {
+    #[returns(ref)]
+    pub path: PathBuf,
+    #[returns(ref)]
+    pub text: Arc<str>,
+}
+
+/// The files the analysis knows, by normalized path (open buffers and loaded headers).
+#[salsa::input(debug)]
+pub struct FileSet {
+    #[returns(ref)]
+    pub files: Arc<FxHashMap<PathBuf, SourceFile>>,
+}
+
+/// A translation unit to analyse: its main file and how it is compiled.
+#[salsa::input(debug)]
+pub struct Unit {
+    pub main: SourceFile,
+    pub file_set: FileSet,
+    #[returns(ref)]
+    pub config: PpConfig,
+}
+
+/// A function of a unit, by its position among the unit's functions (file order).
+#[salsa::interned(debug)]
+pub struct FunctionId<'db> {
+    pub unit: Unit,
+    pub index: u32,
+}
+
+#[salsa::db]
+pub trait Db: salsa::Database {
+    /// Files outside the file set are read from the disk (an untracked read) when this
+    /// returns a loader; `None` keeps analysis to the file set.
+    fn disk(&self) -> Option<&DiskFiles>;
+}
+
+/// Headers read from the disk because they were not in the file set.
+#[derive(Default)]
+pub struct DiskFiles {
+    vfs: Mutex<Vfs>,
+}
+
+impl DiskFiles {
+    fn load(&self, path: &Path) -> Option<(PathBuf, Arc<str>)> {
+        let vfs = self.vfs.lock().ok()?;
+        let id = vfs.resolve(path)?;
+        Some((vfs.path(id), vfs.text(id)))
+    }
+}
+
+/// The database used by the command line and the server.
+#[salsa::db]
+#[derive(Clone, Default)]
+pub struct RootDatabase {
+    storage: salsa::Storage<Self>,
+    disk: Option<Arc<DiskFiles>>,
+}
+
+impl RootDatabase {
+    /// A database that also reads headers missing from the file set from the disk.
+    pub fn with_disk() -> RootDatabase {
+        RootDatabase {
+            storage: salsa::Storage::default(),
+            disk: Some(Arc::new(DiskFiles { vfs: Mutex::new(Vfs::with_disk()) })),
+        }
+    }
+
+    /// A database whose storage reports every event to `log` (for tests of incrementality).
+    pub fn with_event_log(log: Arc<Mutex<Vec<String>>>) -> RootDatabase {
+        let storage = salsa::Storage::new(Some(Box::new(move |event: salsa::Event| {
+            if let salsa::EventKind::WillExecute { database_key } = event.kind
+                && let Ok(mut l) = log.lock()
+            {
+                l.push(format!("{database_key:?}"));
+            }
+        })));
+        RootDatabase { storage, disk: None }
+    }
+}
+
+#[salsa::db]
+impl salsa::Database for RootDatabase {}
+
+#[salsa::db]
+impl Db for RootDatabase {
+    fn disk(&self) -> Option<&DiskFiles> {
+        self.disk.as_deref()
+    }
+}
+
+/// The preprocessor's view of the database's files.
+struct DbResolver<'a> {
+    db: &'a dyn Db,
+    set: &'a FxHashMap<PathBuf, SourceFile>,
+    files: std::cell::RefCell<Vec<(PathBuf, Arc<str>)>>,
+    ids: std::cell::RefCell<FxHashMap<PathBuf, FileId>>,
+}
+
+impl DbResolver<'_> {
+    fn register(&self, path: PathBuf, text: Arc<str>) -> FileId {
+        let mut files = self.files.borrow_mut();
+        let id = FileId(files.len() as u32);
+        files.push((path.clone(), text));
+        self.ids.borrow_mut().insert(path, id);
+        id
+    }
+}
+
+impl FileResolver for DbResolver<'_> {
+    fn resolve(&self, path: &Path) -> Option<FileId> {
+        let path = normalize(path);
+        if let Some(id) = self.ids.borrow().get(&path) {
+            return Some(*id);
+        }
+        if let Some(file) = self.set.get(&path) {
+            let text = file.text(self.db).clone();
+            return Some(self.register(path, text));
+        }
+        let disk = self.db.disk()?;
+        // not tracked by salsa: the query runs again in later revisions
+        self.db.report_untracked_read();
+        let (p, text) = disk.load(&path)?;
+        Some(self.register(p, text))
+    }
+
+    fn text(&self, file: FileId) -> Arc<str> {
+        self.files.borrow().get(file.0 as usize).map(|f| f.1.clone()).unwrap_or_else(|| Arc::from(""))
+    }
+
+    fn path(&self, file: FileId) -> PathBuf {
+        self.files.borrow().get(file.0 as usize).map(|f| f.0.clone()).unwrap_or_default()
+    }
+}
+
+/// Preprocesses and parses a unit.
+#[salsa::tracked(returns(ref), no_eq)]
+pub fn parse_unit(db: &dyn Db, unit: Unit) -> Arc<Parse> {
+    let set = unit.file_set(db).files(db).clone();
+    let main = unit.main(db);
+    let resolver = DbResolver { db, set: &set, files: Default::default(), ids: Default::default() };
+    let id = resolver.register(normalize(main.path(db)), main.text(db).clone());
+    Arc::new(parse_file(id, &resolver, unit.config(db)))
+}
+
+/// The unit's functions (outside other functions), in file order.
+pub(crate) fn function_nodes(root: &SyntaxNode) -> impl Iterator<Item = SyntaxNode> + '_ {
+    let mut skip_until: Option<rowan::TextRange> = None;
+    root.descendants().filter(move |n| {
+        if let Some(r) = skip_until
+            && r.contains_range(n.text_range())
+            && n.text_range() != r
+        {
+            return false;
+        }
+        if n.kind() == SyntaxKind::FUNCTION {
+            skip_until = Some(n.text_range());
+            return true;
+        }
+        false
+    })
+}
+
+/// The declarations of a unit, without function bodies: stable while a body is edited.
+#[salsa::tracked(returns(ref))]
+pub fn item_tree(db: &dyn Db, unit: Unit) -> Arc<ItemTree> {
+    Arc::new(ItemTree::build(&parse_unit(db, unit).syntax()))
+}
+
+/// The syntax of every function of a unit, in order.
+#[salsa::tracked(returns(ref))]
+pub fn function_greens(db: &dyn Db, unit: Unit) -> Arc<Vec<GreenNode>> {
+    let root = parse_unit(db, unit).syntax();
+    Arc::new(function_nodes(&root).map(|n| n.green().to_owned()).collect())
+}
+
+/// A function's syntax, position-independent: unchanged when other text moves, so the
+/// queries that read it are not re-run.
+#[salsa::tracked]
+pub fn function_green<'db>(db: &'db dyn Db, function: FunctionId<'db>) -> Option<GreenNode> {
+    function_greens(db, *function.unit(db)).get(*function.index(db) as usize).cloned()
+}
+
+/// The functions of a unit.
+pub fn functions(db: &dyn Db, unit: Unit) -> Vec<FunctionId<'_>> {
+    let count = item_tree(db, unit).function_count;
+    (0..count).map(|i| FunctionId::new(db, unit, i)).collect()
+}

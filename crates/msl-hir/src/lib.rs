@@ -1,0 +1,109 @@
+//! Semantic analysis for the Metal Shading Language.
+//!
+//! A salsa database holds the inputs (file texts, the set of known files, and each unit's
+//! configuration); queries parse units, extract their item trees (declarations outside
+//! function bodies) and check each function. Editing inside one function body re-runs only
+//! that function's checks.
+
+mod checks;
+pub mod codes;
+mod db;
+mod items;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use msl_syntax::{Diagnostic, PpConfig, Severity};
+use rustc_hash::FxHashMap;
+use salsa::Setter;
+
+pub use checks::{HirDiagnostic, check_function};
+pub use codes::code_info;
+pub use db::{
+    Db, DiskFiles, FileSet, FunctionId, RootDatabase, SourceFile, Unit, function_green, functions, item_tree,
+    parse_unit,
+};
+pub use items::{FunctionItem, ItemTree};
+
+/// A diagnostic of a unit, in a file of the unit, with an optional fix hint.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnitDiagnostic {
+    pub diagnostic: Diagnostic,
+    pub hint: Option<String>,
+}
+
+/// Everything wrong with a unit: preprocessor and syntax diagnostics, then the checks of
+/// every function (skipped with `syntax_only`). File indices refer to the unit's parse.
+pub fn unit_diagnostics(db: &dyn Db, unit: Unit, syntax_only: bool) -> Vec<UnitDiagnostic> {
+    let parse = parse_unit(db, unit);
+    let mut out: Vec<UnitDiagnostic> =
+        parse.diagnostics().iter().map(|d| UnitDiagnostic { diagnostic: d.clone(), hint: None }).collect();
+    if syntax_only {
+        return out;
+    }
+    let root = parse.syntax();
+    let starts: Vec<msl_syntax::TextSize> = db::function_nodes(&root).map(|n| n.text_range().start()).collect();
+    for (i, function) in functions(db, unit).into_iter().enumerate() {
+        let Some(&start) = starts.get(i) else { continue };
+        for d in check_function(db, function).iter() {
+            let (file, range) = parse.map_range(d.range + start);
+            out.push(UnitDiagnostic {
+                diagnostic: Diagnostic { file, range, severity: d.severity, code: d.code, message: d.message.clone() },
+                hint: d.hint.clone(),
+            });
+        }
+    }
+    out
+}
+
+/// A convenient owner of a database and its file set, for the command line and tests.
+pub struct Analysis {
+    pub db: RootDatabase,
+    file_set: FileSet,
+    files: FxHashMap<PathBuf, SourceFile>,
+}
+
+impl Analysis {
+    /// An analysis that reads headers it does not know from the disk.
+    pub fn with_disk() -> Analysis {
+        Analysis::new(RootDatabase::with_disk())
+    }
+
+    pub fn new(db: RootDatabase) -> Analysis {
+        let file_set = FileSet::new(&db, Arc::new(FxHashMap::default()));
+        Analysis { db, file_set, files: FxHashMap::default() }
+    }
+
+    /// Adds or changes a file; returns its input.
+    pub fn set_file(&mut self, path: &Path, text: Arc<str>) -> SourceFile {
+        let path = msl_syntax::vfs::normalize(path);
+        if let Some(&f) = self.files.get(&path) {
+            if **f.text(&self.db) != *text {
+                f.set_text(&mut self.db).to(text);
+            }
+            return f;
+        }
+        let f = SourceFile::new(&self.db, path.clone(), text);
+        self.files.insert(path, f);
+        self.file_set.set_files(&mut self.db).to(Arc::new(self.files.clone()));
+        f
+    }
+
+    /// A unit with `main` as its main file.
+    pub fn unit(&mut self, main: SourceFile, config: PpConfig) -> Unit {
+        Unit::new(&self.db, main, self.file_set, config)
+    }
+
+    pub fn diagnostics(&self, unit: Unit, syntax_only: bool) -> Vec<UnitDiagnostic> {
+        unit_diagnostics(&self.db, unit, syntax_only)
+    }
+
+    pub fn parse(&self, unit: Unit) -> Arc<msl_syntax::Parse> {
+        parse_unit(&self.db, unit).clone()
+    }
+}
+
+/// The severity a code has unless configured otherwise.
+pub fn default_severity(code: &str) -> Severity {
+    code_info(code).map(|c| c.severity).unwrap_or(Severity::Error)
+}

@@ -1,0 +1,80 @@
+//! Salsa incrementality: editing inside one function body re-runs that function's checks
+//! only; the other functions' results are reused, and their diagnostics still land on the
+//! right (moved) lines.
+
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+use msl_hir::{Analysis, RootDatabase};
+use msl_syntax::{LineIndex, PpConfig};
+
+const BEFORE: &str = "\
+kernel void a(device float *x [[buffer(0)]], uint i [[thread_position_in_grid]]) {
+    x[i] = 1.0f;
+}
+kernel void b(device float *y [[buffer(0)]], uint i [[thread_position_in_grid]]) {
+    y[i] = 2.0f;
+}
+kernel float c(uint i [[thread_position_in_grid]]) {
+    return 3.0f;
+}
+";
+
+/// `a` gets two more lines in its body; `b` and `c` are unchanged but move down.
+const AFTER: &str = "\
+kernel void a(device float *x [[buffer(0)]], uint i [[thread_position_in_grid]]) {
+    float t = 1.0f;
+    t = t * 2.0f;
+    x[i] = t;
+}
+kernel void b(device float *y [[buffer(0)]], uint i [[thread_position_in_grid]]) {
+    y[i] = 2.0f;
+}
+kernel float c(uint i [[thread_position_in_grid]]) {
+    return 3.0f;
+}
+";
+
+fn executed(log: &Mutex<Vec<String>>, query: &str) -> usize {
+    log.lock().unwrap().iter().filter(|e| e.starts_with(query)).count()
+}
+
+#[test]
+fn editing_one_body_rechecks_only_that_function() {
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let mut analysis = Analysis::new(RootDatabase::with_event_log(log.clone()));
+    let path = Path::new("/unit/k.metal");
+    let file = analysis.set_file(path, BEFORE.into());
+    let unit = analysis.unit(file, PpConfig::default());
+
+    let first = analysis.diagnostics(unit, false);
+    assert_eq!(executed(&log, "check_function"), 3, "{:?}", log.lock().unwrap());
+    let line_of =
+        |text: &str, d: &msl_hir::UnitDiagnostic| LineIndex::new(text).line_col(d.diagnostic.range.start()).line + 1;
+    let e1106: Vec<u32> = first.iter().filter(|d| d.diagnostic.code == "E1106").map(|d| line_of(BEFORE, d)).collect();
+    assert_eq!(e1106, [7]);
+
+    log.lock().unwrap().clear();
+    analysis.set_file(path, AFTER.into());
+    let second = analysis.diagnostics(unit, false);
+    // the text changed, so the unit is parsed again ...
+    assert_eq!(executed(&log, "parse_unit"), 1);
+    // ... but only the edited function is checked again
+    assert_eq!(executed(&log, "check_function"), 1, "{:?}", log.lock().unwrap());
+    // and the reused result of `c` is reported where `c` now is
+    let e1106: Vec<u32> = second.iter().filter(|d| d.diagnostic.code == "E1106").map(|d| line_of(AFTER, d)).collect();
+    assert_eq!(e1106, [9]);
+
+    // changing a declaration outside bodies (a new function) changes the item tree,
+    // and every function is checked again
+    log.lock().unwrap().clear();
+    analysis.set_file(path, format!("{AFTER}void helper() {{}}\n").into());
+    analysis.diagnostics(unit, false);
+    assert_eq!(executed(&log, "check_function"), 4);
+
+    // the same text again changes nothing
+    log.lock().unwrap().clear();
+    analysis.set_file(path, format!("{AFTER}void helper() {{}}\n").into());
+    analysis.diagnostics(unit, false);
+    assert_eq!(executed(&log, "check_function"), 0);
+}
