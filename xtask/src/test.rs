@@ -25,6 +25,10 @@ pub fn run(args: &[String]) -> Result<u8, String> {
     if code != 0 {
         return Err("corpus has failing units".into());
     }
+    println!("== corpus through the checker");
+    if crate::corpus::run(&["--semantic".to_string()])? != 0 {
+        return Err("corpus has units with checker errors".into());
+    }
     if crate::corpus_dir().join("FILES.tsv").exists() {
         println!("== corpus through msl-check");
         let status = Command::new(&cargo)

@@ -10,10 +10,9 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use msl_syntax::codes::{CODES, code_info};
-use msl_syntax::{
-    LineIndex, Parse, Platform, PpConfig, Severity, Vfs, config::parse_std, line_index::char_col, parse_file,
-};
+use msl_hir::codes::{all_codes, code_info};
+use msl_hir::{Analysis, UnitDiagnostic};
+use msl_syntax::{LineIndex, Parse, Platform, PpConfig, Severity, config::parse_std, line_index::char_col};
 use rustc_hash::FxHashSet;
 
 use config::{Config, ConfigFinder};
@@ -122,7 +121,7 @@ pub fn run(argv: Vec<String>) -> u8 {
 
 fn explain(code: &str) -> Result<u8, String> {
     let Some(info) = code_info(code) else {
-        let known: Vec<&str> = CODES.iter().map(|c| c.code).collect();
+        let known: Vec<&str> = all_codes().map(|c| c.code).collect();
         return Err(format!("unknown code `{code}`; known codes: {}", known.join(", ")));
     };
     let mut out = std::io::stdout().lock();
@@ -439,18 +438,20 @@ fn check_one(
         }
     };
     let (pp, rules) = settings_for(args, ov, cfg.as_ref());
-    let vfs = Vfs::with_disk();
     let abs = if path.is_absolute() { path.to_path_buf() } else { cwd.join(path) };
-    let id = vfs.add_bytes(&abs, &bytes);
-    let parse = parse_file(id, &vfs, &pp);
-    Outcome::Checked { findings: findings_of(&parse, &rules, cwd) }
+    let mut analysis = Analysis::with_disk();
+    let main = analysis.set_file_bytes(&abs, &bytes);
+    let unit = analysis.unit(main, pp);
+    let diagnostics = analysis.diagnostics(unit, args.syntax_only);
+    let parse = analysis.parse(unit);
+    Outcome::Checked { findings: findings_of(&parse, &diagnostics, &rules, cwd) }
 }
 
-fn findings_of(parse: &Parse, rules: &RuleLevels, cwd: &Path) -> Vec<Finding> {
+fn findings_of(parse: &Parse, diagnostics: &[UnitDiagnostic], rules: &RuleLevels, cwd: &Path) -> Vec<Finding> {
     let mut findings = Vec::new();
     let mut per_file: Vec<Option<(LineIndex, Suppressions)>> = Vec::new();
     per_file.resize_with(parse.files().len(), || None);
-    for d in parse.diagnostics() {
+    for UnitDiagnostic { diagnostic: d, hint } in diagnostics {
         let Some(file) = parse.files().get(d.file as usize) else { continue };
         if file.is_virtual {
             continue;
@@ -474,6 +475,7 @@ fn findings_of(parse: &Parse, rules: &RuleLevels, cwd: &Path) -> Vec<Finding> {
             severity,
             code: d.code.to_string(),
             message: d.message.clone(),
+            hint: hint.clone(),
             line_text,
         });
     }
@@ -495,6 +497,7 @@ fn findings_of(parse: &Parse, rules: &RuleLevels, cwd: &Path) -> Vec<Finding> {
                 severity,
                 code: "W0901".into(),
                 message: "suppression without a reason: add one after `--`".into(),
+                hint: None,
                 line_text,
             });
         }

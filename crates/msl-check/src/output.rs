@@ -4,8 +4,8 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
 
+use msl_hir::code_info;
 use msl_syntax::Severity;
-use msl_syntax::codes::code_info;
 use serde_json::{Value, json};
 
 /// A diagnostic ready to print: positions are 1-based, columns count characters.
@@ -20,6 +20,8 @@ pub struct Finding {
     pub severity: Severity,
     pub code: String,
     pub message: String,
+    /// How to fix it, when the check knows.
+    pub hint: Option<String>,
     /// The source line, for the human format.
     pub line_text: String,
 }
@@ -61,6 +63,9 @@ pub fn human(out: &mut impl Write, f: &Finding, color: bool) -> std::io::Result<
     let pad = (f.column as usize).saturating_sub(1);
     let width = if f.end_line == f.line { (f.end_column.saturating_sub(f.column)).max(1) as usize } else { 1 };
     writeln!(out, "{blue}{:>gutter$} |{reset} {}{sev_color}{}{reset}", "", " ".repeat(pad), "^".repeat(width))?;
+    if let Some(hint) = &f.hint {
+        writeln!(out, "{blue}{:>gutter$} = {reset}help: {hint}", "")?;
+    }
     if let Some(info) = code_info(&f.code) {
         writeln!(out, "{blue}{:>gutter$} = {reset}help: {} (see `msl-check --explain {}`)", "", info.summary, f.code)?;
     }
@@ -68,7 +73,7 @@ pub fn human(out: &mut impl Write, f: &Finding, color: bool) -> std::io::Result<
 }
 
 pub fn json_item(f: &Finding) -> Value {
-    json!({
+    let mut item = json!({
         "path": f.path,
         "line": f.line,
         "column": f.column,
@@ -77,7 +82,11 @@ pub fn json_item(f: &Finding) -> Value {
         "severity": severity_name(f.severity),
         "code": f.code,
         "message": f.message,
-    })
+    });
+    if let Some(hint) = &f.hint {
+        item["hint"] = json!(hint);
+    }
+    item
 }
 
 /// A SARIF 2.1.0 log with one run, rule metadata for every code that occurs.
@@ -105,7 +114,7 @@ pub fn sarif(findings: &[Finding], root: &Path) -> Value {
     let results: Vec<Value> = findings
         .iter()
         .map(|f| {
-            json!({
+            let mut result = json!({
                 "ruleId": f.code,
                 "ruleIndex": rule_ids.iter().position(|r| *r == f.code).unwrap_or(0),
                 "level": sarif_level(f.severity),
@@ -121,7 +130,11 @@ pub fn sarif(findings: &[Finding], root: &Path) -> Value {
                         }
                     }
                 }],
-            })
+            });
+            if let Some(hint) = &f.hint {
+                result["properties"] = json!({ "hint": hint });
+            }
+            result
         })
         .collect();
     let root_uri = format!("file://{}/", uri_path(&root.display().to_string()).trim_end_matches('/'));
@@ -221,6 +234,7 @@ mod tests {
             severity: Severity::Error,
             code: "E0100".into(),
             message: "100% wrong\nsecond line".into(),
+            hint: None,
             line_text: String::new(),
         };
         assert_eq!(

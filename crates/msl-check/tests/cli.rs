@@ -72,6 +72,38 @@ fn human_format_shows_the_line_a_caret_and_help() {
 }
 
 #[test]
+fn semantic_checks_with_hints() {
+    let src = "kernel void k(device float *a [[buffer(0)]], uint v [[vertex_id]]) { a[v] = 1; }\n";
+    let dir = scratch(&[("s.metal", src)]);
+    let out = run_in(&dir, &["--color", "never", "s.metal"]);
+    assert_eq!(out.status.code(), Some(1));
+    let s = stdout(&out);
+    assert!(
+        s.contains("s.metal:1:55: error[E1102]: `[[vertex_id]]` cannot be used on a parameter of a kernel function"),
+        "{s}"
+    );
+    assert!(s.contains("= help: it is an input of vertex functions\n"), "{s}");
+    assert!(s.contains("(see `msl-check --explain E1102`)"), "{s}");
+    // the hint travels in JSON and SARIF too
+    let json: serde_json::Value =
+        serde_json::from_slice(&run_in(&dir, &["--format", "json", "-q", "s.metal"]).stdout).unwrap();
+    assert_eq!(json[0]["code"], "E1102");
+    assert_eq!(json[0]["hint"], "it is an input of vertex functions");
+    let sarif: serde_json::Value =
+        serde_json::from_slice(&run_in(&dir, &["--format", "sarif", "-q", "s.metal"]).stdout).unwrap();
+    assert_eq!(sarif["runs"][0]["results"][0]["properties"]["hint"], "it is an input of vertex functions");
+    assert_eq!(sarif["runs"][0]["tool"]["driver"]["rules"][0]["name"], "attribute-wrong-stage");
+    // --syntax-only skips the checker; rule levels and suppressions apply to its codes
+    assert_eq!(run_in(&dir, &["-q", "--syntax-only", "s.metal"]).status.code(), Some(0));
+    assert_eq!(run_in(&dir, &["-q", "--rule", "E1102=off", "s.metal"]).status.code(), Some(0));
+    let sup = scratch(&[("s.metal", &format!("// msl-check-ignore: E1102 -- generated code\n{src}"))]);
+    assert_eq!(run_in(&sup, &["-q", "s.metal"]).status.code(), Some(0));
+    let explain = run(&["--explain", "E1102"]);
+    assert_eq!(explain.status.code(), Some(0));
+    assert!(stdout(&explain).starts_with("E1102 (attribute-wrong-stage)"));
+}
+
+#[test]
 fn json_follows_the_contract() {
     // a line with a multi-byte character before the error: columns count characters
     let dir = scratch(&[("u.metal", "void f() { /* é */ int x = ; }\n")]);

@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use msl_syntax::vfs::LoadIssue;
 use msl_syntax::vfs::normalize;
 use msl_syntax::{FileId, FileResolver, Parse, PpConfig, SyntaxKind, SyntaxNode, Vfs, parse_file};
 use rowan::GreenNode;
@@ -17,6 +18,9 @@ pub struct SourceFile {
     pub path: PathBuf,
     #[returns(ref)]
     pub text: Arc<str>,
+    /// Problems met while decoding the file (invalid UTF-8, a truncated huge file).
+    #[returns(ref)]
+    pub load_issues: Arc<[LoadIssue]>,
 }
 
 /// The files the analysis knows, by normalized path (open buffers and loaded headers).
@@ -56,10 +60,10 @@ pub struct DiskFiles {
 }
 
 impl DiskFiles {
-    fn load(&self, path: &Path) -> Option<(PathBuf, Arc<str>)> {
+    fn load(&self, path: &Path) -> Option<LoadedFile> {
         let vfs = self.vfs.lock().ok()?;
         let id = vfs.resolve(path)?;
-        Some((vfs.path(id), vfs.text(id)))
+        Some(LoadedFile { path: vfs.path(id), text: vfs.text(id), issues: vfs.load_issues(id).into() })
     }
 }
 
@@ -103,21 +107,31 @@ impl Db for RootDatabase {
     }
 }
 
+struct LoadedFile {
+    path: PathBuf,
+    text: Arc<str>,
+    issues: Arc<[LoadIssue]>,
+}
+
 /// The preprocessor's view of the database's files.
 struct DbResolver<'a> {
     db: &'a dyn Db,
     set: &'a FxHashMap<PathBuf, SourceFile>,
-    files: std::cell::RefCell<Vec<(PathBuf, Arc<str>)>>,
+    files: std::cell::RefCell<Vec<LoadedFile>>,
     ids: std::cell::RefCell<FxHashMap<PathBuf, FileId>>,
 }
 
 impl DbResolver<'_> {
-    fn register(&self, path: PathBuf, text: Arc<str>) -> FileId {
+    fn register(&self, file: LoadedFile) -> FileId {
         let mut files = self.files.borrow_mut();
         let id = FileId(files.len() as u32);
-        files.push((path.clone(), text));
-        self.ids.borrow_mut().insert(path, id);
+        self.ids.borrow_mut().insert(file.path.clone(), id);
+        files.push(file);
         id
+    }
+
+    fn register_input(&self, path: PathBuf, file: SourceFile) -> FileId {
+        self.register(LoadedFile { path, text: file.text(self.db).clone(), issues: file.load_issues(self.db).clone() })
     }
 }
 
@@ -127,23 +141,25 @@ impl FileResolver for DbResolver<'_> {
         if let Some(id) = self.ids.borrow().get(&path) {
             return Some(*id);
         }
-        if let Some(file) = self.set.get(&path) {
-            let text = file.text(self.db).clone();
-            return Some(self.register(path, text));
+        if let Some(&file) = self.set.get(&path) {
+            return Some(self.register_input(path, file));
         }
         let disk = self.db.disk()?;
         // not tracked by salsa: the query runs again in later revisions
         self.db.report_untracked_read();
-        let (p, text) = disk.load(&path)?;
-        Some(self.register(p, text))
+        Some(self.register(disk.load(&path)?))
     }
 
     fn text(&self, file: FileId) -> Arc<str> {
-        self.files.borrow().get(file.0 as usize).map(|f| f.1.clone()).unwrap_or_else(|| Arc::from(""))
+        self.files.borrow().get(file.0 as usize).map(|f| f.text.clone()).unwrap_or_else(|| Arc::from(""))
     }
 
     fn path(&self, file: FileId) -> PathBuf {
-        self.files.borrow().get(file.0 as usize).map(|f| f.0.clone()).unwrap_or_default()
+        self.files.borrow().get(file.0 as usize).map(|f| f.path.clone()).unwrap_or_default()
+    }
+
+    fn load_issues(&self, file: FileId) -> Vec<LoadIssue> {
+        self.files.borrow().get(file.0 as usize).map(|f| f.issues.to_vec()).unwrap_or_default()
     }
 }
 
@@ -153,7 +169,7 @@ pub fn parse_unit(db: &dyn Db, unit: Unit) -> Arc<Parse> {
     let set = unit.file_set(db).files(db).clone();
     let main = unit.main(db);
     let resolver = DbResolver { db, set: &set, files: Default::default(), ids: Default::default() };
-    let id = resolver.register(normalize(main.path(db)), main.text(db).clone());
+    let id = resolver.register_input(normalize(main.path(db)), *main);
     Arc::new(parse_file(id, &resolver, unit.config(db)))
 }
 

@@ -13,6 +13,7 @@ mod items;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use msl_syntax::vfs::LoadIssue;
 use msl_syntax::{Diagnostic, PpConfig, Severity};
 use rustc_hash::FxHashMap;
 use salsa::Setter;
@@ -76,14 +77,27 @@ impl Analysis {
 
     /// Adds or changes a file; returns its input.
     pub fn set_file(&mut self, path: &Path, text: Arc<str>) -> SourceFile {
+        self.set_file_with_issues(path, text, Arc::from([]))
+    }
+
+    /// Adds or changes a file read as bytes: invalid UTF-8 is replaced and reported.
+    pub fn set_file_bytes(&mut self, path: &Path, bytes: &[u8]) -> SourceFile {
+        let (text, issues) = msl_syntax::vfs::decode(bytes);
+        self.set_file_with_issues(path, text.into(), issues.into())
+    }
+
+    fn set_file_with_issues(&mut self, path: &Path, text: Arc<str>, issues: Arc<[LoadIssue]>) -> SourceFile {
         let path = msl_syntax::vfs::normalize(path);
         if let Some(&f) = self.files.get(&path) {
             if **f.text(&self.db) != *text {
                 f.set_text(&mut self.db).to(text);
             }
+            if **f.load_issues(&self.db) != *issues {
+                f.set_load_issues(&mut self.db).to(issues);
+            }
             return f;
         }
-        let f = SourceFile::new(&self.db, path.clone(), text);
+        let f = SourceFile::new(&self.db, path.clone(), text, issues);
         self.files.insert(path, f);
         self.file_set.set_files(&mut self.db).to(Arc::new(self.files.clone()));
         f
