@@ -5,8 +5,8 @@ use std::sync::{Arc, Mutex};
 
 use msl_syntax::vfs::LoadIssue;
 use msl_syntax::vfs::normalize;
-use msl_syntax::{FileId, FileResolver, Parse, PpConfig, SyntaxKind, SyntaxNode, Vfs, parse_file};
-use rowan::GreenNode;
+use msl_syntax::{FileId, FileResolver, Parse, PpConfig, SyntaxKind, Vfs, parse_file};
+use rowan::{GreenNode, GreenNodeData, NodeOrToken, TextSize};
 use rustc_hash::FxHashMap;
 
 use crate::items::ItemTree;
@@ -173,35 +173,42 @@ pub fn parse_unit(db: &dyn Db, unit: Unit) -> Arc<Parse> {
     Arc::new(parse_file(id, &resolver, unit.config(db)))
 }
 
-/// The unit's functions (outside other functions), in file order.
-pub(crate) fn function_nodes(root: &SyntaxNode) -> impl Iterator<Item = SyntaxNode> + '_ {
-    let mut skip_until: Option<rowan::TextRange> = None;
-    root.descendants().filter(move |n| {
-        if let Some(r) = skip_until
-            && r.contains_range(n.text_range())
-            && n.text_range() != r
-        {
-            return false;
+/// The unit's functions (outside other functions) in file order, with their offsets.
+/// Walks the green tree, which allocates nothing per node.
+pub(crate) fn green_functions(root: &GreenNodeData) -> Vec<(TextSize, &GreenNodeData)> {
+    let mut out = Vec::new();
+    let mut stack: Vec<(TextSize, &GreenNodeData)> = vec![(TextSize::from(0), root)];
+    let mut children = Vec::new();
+    while let Some((offset, node)) = stack.pop() {
+        if SyntaxKind::from(node.kind().0) == SyntaxKind::FUNCTION {
+            out.push((offset, node));
+            continue;
         }
-        if n.kind() == SyntaxKind::FUNCTION {
-            skip_until = Some(n.text_range());
-            return true;
+        let mut at = offset;
+        children.clear();
+        for child in node.children() {
+            if let NodeOrToken::Node(n) = child {
+                children.push((at, n));
+            }
+            at += child.text_len();
         }
-        false
-    })
+        stack.extend(children.drain(..).rev());
+    }
+    out
 }
 
 /// The declarations of a unit, without function bodies: stable while a body is edited.
 #[salsa::tracked(returns(ref))]
 pub fn item_tree(db: &dyn Db, unit: Unit) -> Arc<ItemTree> {
-    Arc::new(ItemTree::build(&parse_unit(db, unit).syntax()))
+    let parse = parse_unit(db, unit);
+    Arc::new(ItemTree::build(parse.green()))
 }
 
 /// The syntax of every function of a unit, in order.
 #[salsa::tracked(returns(ref))]
 pub fn function_greens(db: &dyn Db, unit: Unit) -> Arc<Vec<GreenNode>> {
-    let root = parse_unit(db, unit).syntax();
-    Arc::new(function_nodes(&root).map(|n| n.green().to_owned()).collect())
+    let parse = parse_unit(db, unit);
+    Arc::new(green_functions(parse.green()).into_iter().map(|(_, g)| g.to_owned()).collect())
 }
 
 /// A function's syntax, position-independent: unchanged when other text moves, so the

@@ -4,6 +4,7 @@
 
 use msl_syntax::ast::{self, AstNode};
 use msl_syntax::{SyntaxKind, SyntaxNode};
+use rowan::GreenNodeData;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -28,43 +29,32 @@ pub struct FunctionItem {
 }
 
 impl ItemTree {
-    pub fn build(root: &SyntaxNode) -> ItemTree {
+    pub fn build(green: &GreenNodeData) -> ItemTree {
         let mut t = ItemTree::default();
-        for f in crate::db::function_nodes(root) {
-            let func = ast::Function::cast(f.clone());
+        for (_, f) in crate::db::green_functions(green) {
+            let func = ast::Function::cast(SyntaxNode::new_root(f.to_owned()));
             let name = func.as_ref().and_then(|f| f.name()).map(|n| n.text()).unwrap_or_default();
-            let mut signature = String::new();
-            for e in f.descendants_with_tokens() {
-                if e.ancestors().any(|a| a.kind() == SyntaxKind::COMPOUND_STMT) {
-                    continue;
-                }
-                if let Some(tok) = e.into_token()
-                    && !tok.kind().is_trivia()
-                {
-                    signature.push_str(tok.text());
-                    signature.push(' ');
-                }
-            }
-            t.functions.push(FunctionItem { name, signature });
+            t.functions.push(FunctionItem { name, signature: signature(f) });
         }
         t.function_count = t.functions.len() as u32;
-        let mut stack = vec![root.clone()];
+        let mut stack = vec![green];
         while let Some(node) = stack.pop() {
-            match node.kind() {
+            match SyntaxKind::from(node.kind().0) {
                 // bodies do not declare items
                 SyntaxKind::COMPOUND_STMT => continue,
                 SyntaxKind::NAME => {
-                    if let Some(n) = ast::Name::cast(node.clone()).and_then(|n| n.ident()) {
-                        t.declared.insert(n.text().to_string());
+                    if let Some(ident) = name_ident(node) {
+                        t.declared.insert(ident.to_string());
                     }
                 }
                 SyntaxKind::STRUCT | SyntaxKind::ENUM => {
-                    if let Some(n) = node.children().find_map(ast::Name::cast).and_then(|n| n.ident()) {
-                        t.types.insert(n.text().to_string());
+                    let name = node.children().find_map(|c| c.into_node().filter(|n| is(n, SyntaxKind::NAME)));
+                    if let Some(ident) = name.and_then(name_ident) {
+                        t.types.insert(ident.to_string());
                     }
                 }
                 SyntaxKind::TYPEDEF_DECL => {
-                    if let Some(td) = ast::TypedefDecl::cast(node.clone()) {
+                    if let Some(td) = ast::TypedefDecl::cast(SyntaxNode::new_root(node.to_owned())) {
                         let target = td
                             .decl_specifiers()
                             .and_then(|d| d.type_spec())
@@ -81,7 +71,7 @@ impl ItemTree {
                     }
                 }
                 SyntaxKind::ALIAS_DECL => {
-                    if let Some(a) = ast::AliasDecl::cast(node.clone())
+                    if let Some(a) = ast::AliasDecl::cast(SyntaxNode::new_root(node.to_owned()))
                         && let Some(n) = a.name()
                     {
                         let target = a
@@ -95,7 +85,7 @@ impl ItemTree {
                 }
                 _ => {}
             }
-            stack.extend(node.children());
+            stack.extend(node.children().filter_map(|c| c.into_node()));
         }
         t
     }
@@ -111,6 +101,43 @@ impl ItemTree {
         }
         ""
     }
+}
+
+fn is(node: &GreenNodeData, kind: SyntaxKind) -> bool {
+    SyntaxKind::from(node.kind().0) == kind
+}
+
+/// The last identifier directly in a `NAME` node (for `S::f`, the `f`).
+fn name_ident(name: &GreenNodeData) -> Option<&str> {
+    name.children()
+        .filter_map(|c| c.into_token())
+        .rfind(|t| SyntaxKind::from(t.kind().0) == SyntaxKind::IDENT)
+        .map(|t| t.text())
+}
+
+/// A function's tokens outside its body, without trivia, separated by spaces.
+fn signature(function: &GreenNodeData) -> String {
+    let mut out = String::new();
+    let mut stack: Vec<rowan::NodeOrToken<&GreenNodeData, &rowan::GreenTokenData>> =
+        vec![rowan::NodeOrToken::Node(function)];
+    while let Some(e) = stack.pop() {
+        match e {
+            rowan::NodeOrToken::Node(n) => {
+                if SyntaxKind::from(n.kind().0) != SyntaxKind::COMPOUND_STMT {
+                    let start = stack.len();
+                    stack.extend(n.children());
+                    stack[start..].reverse();
+                }
+            }
+            rowan::NodeOrToken::Token(tok) => {
+                if !SyntaxKind::from(tok.kind().0).is_trivia() {
+                    out.push_str(tok.text());
+                    out.push(' ');
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The tokens of a node joined without trivia, single-spaced where needed.

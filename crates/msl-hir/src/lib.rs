@@ -42,8 +42,7 @@ pub fn unit_diagnostics(db: &dyn Db, unit: Unit, syntax_only: bool) -> Vec<UnitD
     if syntax_only {
         return out;
     }
-    let root = parse.syntax();
-    let starts: Vec<msl_syntax::TextSize> = db::function_nodes(&root).map(|n| n.text_range().start()).collect();
+    let starts: Vec<msl_syntax::TextSize> = db::green_functions(parse.green()).into_iter().map(|(at, _)| at).collect();
     for (i, function) in functions(db, unit).into_iter().enumerate() {
         let Some(&start) = starts.get(i) else { continue };
         for d in check_function(db, function).iter() {
