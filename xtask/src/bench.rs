@@ -72,6 +72,8 @@ pub fn run(args: &[String]) -> Result<u8, String> {
         ms(free)
     );
 
+    checker_bench(&ggml, &warm, &cfg, lines, iterations)?;
+
     // --- the whole corpus ----------------------------------------------------------
     let units: Vec<_> = load_units(&root)?.into_iter().filter(|u| u.role == "tu").collect();
     let vfs = Vfs::with_disk();
@@ -109,6 +111,79 @@ pub fn run(args: &[String]) -> Result<u8, String> {
         bytes as f64 / 1e6 / best.as_secs_f64()
     );
     Ok(0)
+}
+
+/// The full check of the ggml file on a fresh database, and the re-check after a
+/// one-character edit inside one function body.
+fn checker_bench(
+    path: &std::path::Path,
+    parse: &msl_syntax::Parse,
+    cfg: &PpConfig,
+    lines: usize,
+    iterations: usize,
+) -> Result<(), String> {
+    use msl_hir::Analysis;
+    use msl_syntax::{SyntaxKind, ast::AstNode};
+    use std::sync::Arc;
+
+    // every file the unit reads goes into the file set: the timing reads no disk
+    let path = &msl_syntax::vfs::normalize(path);
+    let files: Vec<(std::path::PathBuf, Arc<str>)> =
+        parse.files().iter().filter(|f| !f.is_virtual).map(|f| (f.path.clone(), f.text.clone())).collect();
+    let fresh = || {
+        let mut a = Analysis::new(msl_hir::RootDatabase::default());
+        let mut main = None;
+        for (p, t) in &files {
+            let f = a.set_file(p, t.clone());
+            if p.as_path() == path {
+                main = Some(f);
+            }
+        }
+        let main = main.expect("the main file is among the unit's files");
+        let unit = a.unit(main, cfg.clone());
+        (a, unit)
+    };
+    let (a, unit) = fresh();
+    let count = a.diagnostics(unit, false).len();
+    let functions = msl_hir::functions(&a.db, unit).len();
+    let mut kept = Vec::new();
+    let full = time(iterations, || {
+        let (a, unit) = fresh();
+        std::hint::black_box(a.diagnostics(unit, false));
+        kept.push(a);
+    });
+    drop(kept);
+
+    // the edit: a space after the `{` of the body of the function in the middle of the file
+    let text = files.iter().find(|(p, _)| p.as_path() == path).map(|(_, t)| t.clone()).ok_or("no main text")?;
+    let root = parse.syntax();
+    let bodies: Vec<usize> = root
+        .descendants()
+        .filter(|n| n.kind() == SyntaxKind::FUNCTION)
+        .filter_map(|n| msl_syntax::ast::Function::cast(n)?.body())
+        .filter_map(|b| {
+            let (file, range) = parse.map_range(b.syntax().text_range());
+            (file == 0 && text[usize::from(range.start())..].starts_with('{')).then(|| usize::from(range.start()) + 1)
+        })
+        .collect();
+    let at = *bodies.get(bodies.len() / 2).ok_or("no function bodies")?;
+    let edited: Arc<str> = format!("{} {}", &text[..at], &text[at..]).into();
+    let (mut a, unit) = fresh();
+    a.diagnostics(unit, false);
+    let mut flip = false;
+    let edit = time(iterations, || {
+        flip = !flip;
+        a.set_file(path, if flip { edited.clone() } else { text.clone() });
+        std::hint::black_box(a.diagnostics(unit, false));
+    });
+    println!(
+        "checker on ggml-metal.metal ({lines} lines, {functions} functions, {count} diagnostics): full check {} (median; min {}) | re-check after a one-character edit in a body {} (median; min {})",
+        ms(full.0),
+        ms(full.1),
+        ms(edit.0),
+        ms(edit.1)
+    );
+    Ok(())
 }
 
 /// Median and minimum of `n` runs.
