@@ -12,6 +12,7 @@ pub mod line_index;
 mod parse;
 mod parser;
 pub mod pp;
+mod reparse;
 mod syntax_kind;
 pub mod vfs;
 

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use rowan::{GreenNode, GreenToken, NodeOrToken};
 use rustc_hash::FxHashMap;
 
-use crate::parser::{ErrorAt, Event, parse_events};
+use crate::parser::{BodyStart, ErrorAt, Event, OwnedScopeOp, parse_events};
 use crate::pp::{self, ARENA, NO_CALL, Preprocessed};
 use crate::{FileId, FileResolver, PpConfig, Severity, SyntaxKind, SyntaxNode, SyntaxToken, TextRange, TextSize, Vfs};
 
@@ -49,10 +49,11 @@ impl Origin {
 #[derive(Clone)]
 pub struct Parse {
     green: GreenNode,
-    pp: Arc<Preprocessed>,
+    pub(crate) pp: Arc<Preprocessed>,
     /// Tree offset of the start of each piece.
-    piece_starts: Vec<u32>,
-    diagnostics: Vec<Diagnostic>,
+    pub(crate) piece_starts: Vec<u32>,
+    pub(crate) diagnostics: Vec<Diagnostic>,
+    pub(crate) state: Option<Arc<ParseState>>,
 }
 
 impl std::fmt::Debug for Parse {
@@ -76,11 +77,50 @@ pub fn parse_text(text: &str, config: &PpConfig) -> Parse {
 
 fn build(pp: Preprocessed) -> Parse {
     let (events, mut parser) = parse_events(&pp);
+    let state = ParseState {
+        scope_log: parser.scopes.owned_log(),
+        bodies: std::mem::take(&mut parser.bodies),
+        stuck: parser.was_stuck,
+        generation: 0,
+    };
     let token_pieces: Vec<u32> = (0..parser.token_count()).map(|t| parser.piece_of(t)).collect();
-    let parse_errors = std::mem::take(&mut parser.errors);
+    let errors = std::mem::take(&mut parser.errors);
     drop(parser);
+    let (green, piece_starts, parse_diagnostics) = build_tree(&pp, events, &token_pieces, errors);
+    let mut diagnostics: Vec<Diagnostic> = pp.diagnostics.iter().map(Diagnostic::from_pp).collect();
+    diagnostics.extend(parse_diagnostics);
+    Parse { green, pp: Arc::new(pp), piece_starts, diagnostics, state: Some(Arc::new(state)) }
+}
+
+/// What reparsing a function body needs from the parse of the whole unit.
+#[derive(Debug)]
+pub(crate) struct ParseState {
+    /// The parser's scope changes (see `Scopes::log`).
+    pub(crate) scope_log: Vec<(u32, OwnedScopeOp)>,
+    /// Every function body, in piece order.
+    pub(crate) bodies: Vec<BodyStart>,
+    /// The parser hit its step limit.
+    pub(crate) stuck: bool,
+    /// Bodies reparsed since the whole unit was.
+    pub(crate) generation: u32,
+}
+
+impl Diagnostic {
+    pub(crate) fn from_pp(d: &pp::PpDiagnostic) -> Diagnostic {
+        Diagnostic { file: d.file, range: d.range, severity: d.severity, code: d.code, message: d.message.clone() }
+    }
+}
+
+/// Turns the events of a parse over `pp`'s pieces into a green tree; returns it with each
+/// piece's offset in the tree and the syntax errors located in files.
+pub(crate) fn build_tree(
+    pp: &Preprocessed,
+    events: Vec<Event>,
+    token_pieces: &[u32],
+    parse_errors: Vec<(String, ErrorAt)>,
+) -> (GreenNode, Vec<u32>, Vec<Diagnostic>) {
     let mut b = TreeBuilder {
-        pp: &pp,
+        pp,
         builder: Builder::default(),
         piece: 0,
         split_off: 0,
@@ -121,30 +161,20 @@ fn build(pp: Preprocessed) -> Parse {
     let piece_starts = std::mem::take(&mut b.piece_starts);
     let green = b.builder.finish();
 
-    let mut diagnostics: Vec<Diagnostic> = pp
-        .diagnostics
-        .iter()
-        .map(|d| Diagnostic {
-            file: d.file,
-            range: d.range,
-            severity: d.severity,
-            code: d.code,
-            message: d.message.clone(),
-        })
-        .collect();
+    let mut diagnostics = Vec::new();
     let mut parse_errors: Vec<Option<(String, ErrorAt)>> = parse_errors.into_iter().map(Some).collect();
     for i in errors {
         let Some((msg, at)) = parse_errors.get_mut(i as usize).and_then(Option::take) else { continue };
         let (file, range) = match at {
-            ErrorAt::Token(t) => piece_location(&pp, token_pieces.get(t as usize).copied()),
+            ErrorAt::Token(t) => piece_location(pp, token_pieces.get(t as usize).copied()),
             ErrorAt::After(t) => {
-                let (f, r) = piece_location(&pp, token_pieces.get(t as usize).copied());
+                let (f, r) = piece_location(pp, token_pieces.get(t as usize).copied());
                 (f, TextRange::empty(r.end()))
             }
         };
         diagnostics.push(Diagnostic { file, range, severity: Severity::Error, code: "E0100", message: msg });
     }
-    Parse { green, pp: Arc::new(pp), piece_starts, diagnostics }
+    (green, piece_starts, diagnostics)
 }
 
 /// The file location to report for a piece.
@@ -286,6 +316,16 @@ impl TreeBuilder<'_> {
 }
 
 impl Parse {
+    pub(crate) fn from_parts(
+        green: GreenNode,
+        pp: Arc<Preprocessed>,
+        piece_starts: Vec<u32>,
+        diagnostics: Vec<Diagnostic>,
+        state: Arc<ParseState>,
+    ) -> Parse {
+        Parse { green, pp, piece_starts, diagnostics, state: Some(state) }
+    }
+
     /// The root of the tree (a `SOURCE_FILE`).
     pub fn syntax(&self) -> SyntaxNode {
         SyntaxNode::new_root(self.green.clone())

@@ -761,6 +761,7 @@ fn function_rest(p: &mut Parser<'_>) {
         c.complete(p, CTOR_INITIALIZER);
     }
     if p.at(L_CURLY) {
+        p.note_body_start();
         stmts::compound_stmt(p);
     } else {
         p.error_expected("a function body `{ ... }`");

@@ -815,7 +815,7 @@ fn lambda(p: &mut Parser<'_>) -> CompletedMarker {
     }
     p.expect(R_BRACK);
     c.complete(p, CAPTURE_LIST);
-    p.scopes.push();
+    p.scopes.push_local();
     if p.at(L_ANGLE) {
         super::decls::template_params(p);
     }

@@ -12,6 +12,7 @@ mod types;
 
 use crate::SyntaxKind::{self, *};
 use crate::pp::Preprocessed;
+pub(crate) use symbols::OwnedScopeOp;
 use symbols::Scopes;
 
 /// Nesting deeper than this (parentheses, braces, declarators, templates, unary chains)
@@ -81,6 +82,25 @@ pub(crate) struct Parser<'a> {
     pending_template: bool,
     /// The class named by the last class specifier (for `template <...> struct X;`).
     last_class_name: Option<&'a str>,
+    /// Where each function body starts, with what parsing it depends on besides the
+    /// scopes (for reparsing a body alone).
+    pub(crate) bodies: Vec<BodyStart>,
+    /// A look-ahead went past the last token.
+    pub(crate) peeked_past_end: std::cell::Cell<bool>,
+    /// The step limit stopped the parse.
+    pub(crate) was_stuck: bool,
+}
+
+/// The parser's state at the `{` of a function body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct BodyStart {
+    /// The piece of the `{`.
+    pub(crate) piece: u32,
+    pub(crate) depth: u32,
+    pub(crate) class_names: Box<[Box<str>]>,
+    /// Inside another function's body (a local function definition, as error recovery
+    /// may produce): its scopes are not kept, so it is never reparsed on its own.
+    pub(crate) nested: bool,
 }
 
 pub(crate) struct Marker {
@@ -126,11 +146,17 @@ impl CompletedMarker {
 
 impl<'a> Parser<'a> {
     pub(crate) fn new(pp: &'a Preprocessed) -> Parser<'a> {
+        Parser::with_layout(pp, true, true)
+    }
+
+    /// A parser whose first token's layout flags continue from text before it: whether a
+    /// line break precedes it, and whether nothing else does on its line.
+    pub(crate) fn with_layout(pp: &'a Preprocessed, first_on_line: bool, col0: bool) -> Parser<'a> {
         let mut kinds = Vec::with_capacity(pp.pieces.len() / 2);
         let mut pieces = Vec::with_capacity(pp.pieces.len() / 2);
         let mut flags = Vec::with_capacity(pp.pieces.len() / 2);
-        let mut first_on_line = true;
-        let mut col0 = true;
+        let mut first_on_line = first_on_line;
+        let mut col0 = col0;
         for (i, p) in pp.pieces.iter().enumerate() {
             if p.kind.is_trivia() {
                 match p.kind {
@@ -157,6 +183,8 @@ impl<'a> Parser<'a> {
             pieces.push(i as u32);
             flags.push(f);
         }
+        let mut scopes = Scopes::new();
+        scopes.at = pieces.first().copied().unwrap_or(u32::MAX);
         Parser {
             pp,
             kinds,
@@ -171,10 +199,13 @@ impl<'a> Parser<'a> {
             errors: Vec::new(),
             depth: 0,
             last_error: None,
-            scopes: Scopes::new(),
+            scopes,
             class_names: Vec::new(),
             pending_template: false,
             last_class_name: None,
+            bodies: Vec::new(),
+            peeked_past_end: std::cell::Cell::new(false),
+            was_stuck: false,
         }
     }
 
@@ -203,6 +234,9 @@ impl<'a> Parser<'a> {
         }
         if self.stuck.get() {
             return EOF;
+        }
+        if self.pos + n >= self.kinds.len() {
+            self.peeked_past_end.set(true);
         }
         self.kinds.get(self.pos + n).copied().unwrap_or(EOF)
     }
@@ -237,7 +271,10 @@ impl<'a> Parser<'a> {
                     None => text,
                 }
             }
-            None => "",
+            None => {
+                self.peeked_past_end.set(true);
+                ""
+            }
         }
     }
 
@@ -246,6 +283,9 @@ impl<'a> Parser<'a> {
     }
 
     pub(crate) fn nth_flags(&self, n: usize) -> u8 {
+        if self.pos + n >= self.flags.len() {
+            self.peeked_past_end.set(true);
+        }
         self.flags.get(self.pos + n).copied().unwrap_or(FIRST_ON_LINE | AT_COLUMN_0)
     }
 
@@ -262,8 +302,21 @@ impl<'a> Parser<'a> {
         }
         let kind = self.current();
         self.events.push(Event::Token { kind });
+        self.advance();
+    }
+
+    fn advance(&mut self) {
         self.pos += 1;
         self.steps.set(0);
+        self.scopes.at = self.pieces.get(self.pos).copied().unwrap_or(u32::MAX);
+    }
+
+    /// Records the parser's state at the `{` of a function body.
+    pub(crate) fn note_body_start(&mut self) {
+        let piece = self.pieces.get(self.pos).copied().unwrap_or(u32::MAX);
+        let class_names = self.class_names.iter().map(|n| Box::<str>::from(*n)).collect();
+        let nested = self.scopes.in_local_scope();
+        self.bodies.push(BodyStart { piece, depth: self.depth, class_names, nested });
     }
 
     /// Consumes the current token as `kind`.
@@ -272,8 +325,7 @@ impl<'a> Parser<'a> {
             return;
         }
         self.events.push(Event::Token { kind });
-        self.pos += 1;
-        self.steps.set(0);
+        self.advance();
     }
 
     pub(crate) fn bump(&mut self, kind: SyntaxKind) {
@@ -478,11 +530,53 @@ pub(crate) fn skip_group(kinds: &[SyntaxKind], start: usize, open: SyntaxKind, c
     None
 }
 
+/// Parses a function body alone. `pp` holds its pieces, from `{` to `}` (the first
+/// `body_pieces`), followed by some of the pieces after it, which look-aheads may read as
+/// they would in the whole unit (`tail_complete`: they run to the end of the unit). The
+/// parser starts in the state the whole-unit parse had at the `{`. Returns the events, the
+/// piece of each token of the body, the errors and the function bodies inside it; `None` when the result could differ
+/// from parsing the whole unit: the body does not end at its `}`, the parser looked past
+/// the pieces it has, or the body declared something that outlives it.
+#[allow(clippy::type_complexity)]
+pub(crate) fn parse_body_events(
+    pp: &Preprocessed,
+    body_pieces: usize,
+    tail_complete: bool,
+    layout: (bool, bool),
+    start: &BodyStart,
+    scope_log: &[(u32, symbols::OwnedScopeOp)],
+) -> Option<(Vec<Event>, Vec<u32>, Vec<(String, ErrorAt)>, Vec<BodyStart>)> {
+    let mut p = Parser::with_layout(pp, layout.0, layout.1);
+    if p.current() != L_CURLY {
+        return None;
+    }
+    p.scopes.replay(scope_log);
+    let replayed = p.scopes.log.len();
+    p.scopes.at = p.pieces.first().copied().unwrap_or(u32::MAX);
+    p.depth = start.depth;
+    p.class_names = start.class_names.iter().map(|n| &**n).collect();
+    stmts::compound_stmt(&mut p);
+    let body_tokens = p.pieces.partition_point(|&piece| (piece as usize) < body_pieces);
+    if p.stuck.get()
+        || p.pos != body_tokens
+        || (p.peeked_past_end.get() && !tail_complete)
+        || p.scopes.log.len() != replayed
+    {
+        return None;
+    }
+    let events = std::mem::take(&mut p.events);
+    let errors = std::mem::take(&mut p.errors);
+    let mut pieces = std::mem::take(&mut p.pieces);
+    pieces.truncate(body_tokens);
+    Some((events, pieces, errors, std::mem::take(&mut p.bodies)))
+}
+
 /// Parses the whole token stream into events.
 pub(crate) fn parse_events(pp: &Preprocessed) -> (Vec<Event>, Parser<'_>) {
     let mut p = Parser::new(pp);
     decls::source_file(&mut p);
     if p.stuck.get() {
+        p.was_stuck = true;
         p.stuck.set(false);
         p.last_error = None;
         p.error("the parser stopped here: this input triggered an internal limit; the rest of the file is not parsed");

@@ -11,7 +11,7 @@ pub(crate) fn compound_stmt(p: &mut Parser<'_>) {
     let m = p.start();
     let open = p.pos();
     p.bump(L_CURLY);
-    p.scopes.push();
+    p.scopes.push_local();
     let mut closed = false;
     loop {
         if p.at(R_CURLY) {
@@ -87,7 +87,7 @@ fn statement_inner(p: &mut Parser<'_>) {
         SWITCH_KW => {
             let m = p.start();
             p.bump(SWITCH_KW);
-            p.scopes.push();
+            p.scopes.push_local();
             paren_condition(p);
             statement(p);
             p.scopes.pop();
@@ -96,7 +96,7 @@ fn statement_inner(p: &mut Parser<'_>) {
         WHILE_KW => {
             let m = p.start();
             p.bump(WHILE_KW);
-            p.scopes.push();
+            p.scopes.push_local();
             paren_condition(p);
             statement(p);
             p.scopes.pop();
@@ -236,7 +236,7 @@ fn if_stmt(p: &mut Parser<'_>) {
     if p.at(BANG) && p.nth_at(1, CONSTEVAL_KW) {
         p.bump(BANG);
     }
-    p.scopes.push();
+    p.scopes.push_local();
     if p.at(CONSTEVAL_KW) {
         p.bump(CONSTEVAL_KW);
     } else {
@@ -306,7 +306,7 @@ fn condition_part(p: &mut Parser<'_>) {
 fn for_stmt(p: &mut Parser<'_>) {
     let m = p.start();
     p.bump(FOR_KW);
-    p.scopes.push();
+    p.scopes.push_local();
     let mut kind = FOR_STMT;
     if p.expect(L_PAREN) {
         let init = p.start();
@@ -374,7 +374,7 @@ fn try_stmt(p: &mut Parser<'_>) {
             if p.at(DOT3) {
                 p.bump(DOT3);
             } else {
-                p.scopes.push();
+                p.scopes.push_local();
                 super::types::params_single(p);
                 p.scopes.pop();
             }

@@ -13,10 +13,45 @@ pub(crate) enum Sym {
     Namespace,
 }
 
+/// A change to the scopes, as recorded for replay.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ScopeOp<'a> {
+    /// A new scope; `local` for scopes inside function bodies (statements, lambdas).
+    Push {
+        local: bool,
+    },
+    Pop,
+    Declare(&'a str, Sym),
+}
+
+/// A [`ScopeOp`] that owns its name, kept with a parse.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum OwnedScopeOp {
+    Push { local: bool },
+    Pop,
+    Declare(Box<str>, Sym),
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Mark {
+    undo: usize,
+    log: usize,
+    local: bool,
+    /// The scope left entries in the log that must stay (it declared types or
+    /// namespaces, or holds a scope that did).
+    kept: bool,
+}
+
 pub(crate) struct Scopes<'a> {
     map: FxHashMap<&'a str, Vec<(u32, Sym)>>,
     undo: Vec<&'a str>,
-    marks: Vec<usize>,
+    marks: Vec<Mark>,
+    /// Every change, with the piece of the parser's current token when it was made, so
+    /// that the state at a function body can be rebuilt later. A local scope that leaves
+    /// nothing behind (no types, no namespaces) is removed from it when it closes.
+    pub(crate) log: Vec<(u32, ScopeOp<'a>)>,
+    /// The piece of the parser's current token.
+    pub(crate) at: u32,
     /// Names declared as types or templates in any scope (member types, namespace
     /// members): consulted for the last component of qualified names.
     any_type: FxHashMap<&'a str, Sym>,
@@ -29,6 +64,8 @@ impl<'a> Scopes<'a> {
             map: FxHashMap::default(),
             undo: Vec::new(),
             marks: Vec::new(),
+            log: Vec::new(),
+            at: 0,
             any_type: FxHashMap::default(),
             namespaces: FxHashSet::default(),
         }
@@ -39,12 +76,38 @@ impl<'a> Scopes<'a> {
     }
 
     pub(crate) fn push(&mut self) {
-        self.marks.push(self.undo.len());
+        self.push_kind(false);
+    }
+
+    /// Whether the innermost scope is inside a function body.
+    pub(crate) fn in_local_scope(&self) -> bool {
+        self.marks.last().is_some_and(|m| m.local)
+    }
+
+    /// A scope inside a function body.
+    pub(crate) fn push_local(&mut self) {
+        self.push_kind(true);
+    }
+
+    fn push_kind(&mut self, local: bool) {
+        // everything inside a function body is local to it
+        let local = local || self.marks.last().is_some_and(|m| m.local);
+        self.marks.push(Mark { undo: self.undo.len(), log: self.log.len(), local, kept: false });
+        self.log.push((self.at, ScopeOp::Push { local }));
     }
 
     pub(crate) fn pop(&mut self) {
         let depth = self.depth();
         let Some(mark) = self.marks.pop() else { return };
+        if mark.local && !mark.kept {
+            self.log.truncate(mark.log);
+        } else {
+            self.log.push((self.at, ScopeOp::Pop));
+            if let Some(parent) = self.marks.last_mut() {
+                parent.kept = true;
+            }
+        }
+        let mark = mark.undo;
         while self.undo.len() > mark {
             let name = self.undo.pop().expect("undo entries above the mark");
             if let Some(v) = self.map.get_mut(name)
@@ -58,6 +121,12 @@ impl<'a> Scopes<'a> {
     pub(crate) fn declare(&mut self, name: &'a str, sym: Sym) {
         if name.is_empty() {
             return;
+        }
+        self.log.push((self.at, ScopeOp::Declare(name, sym)));
+        if sym != Sym::Value
+            && let Some(m) = self.marks.last_mut()
+        {
+            m.kept = true;
         }
         let depth = self.depth();
         match sym {
@@ -87,6 +156,33 @@ impl<'a> Scopes<'a> {
                 }
             }
         }
+    }
+
+    /// Applies recorded changes (replaying a parse up to a point).
+    pub(crate) fn replay(&mut self, ops: &'a [(u32, OwnedScopeOp)]) {
+        for (at, op) in ops {
+            self.at = *at;
+            match op {
+                OwnedScopeOp::Push { local } => self.push_kind(*local),
+                OwnedScopeOp::Pop => self.pop(),
+                OwnedScopeOp::Declare(name, sym) => self.declare(name, *sym),
+            }
+        }
+    }
+
+    /// The log with owned names.
+    pub(crate) fn owned_log(&self) -> Vec<(u32, OwnedScopeOp)> {
+        self.log
+            .iter()
+            .map(|(at, op)| {
+                let op = match *op {
+                    ScopeOp::Push { local } => OwnedScopeOp::Push { local },
+                    ScopeOp::Pop => OwnedScopeOp::Pop,
+                    ScopeOp::Declare(name, sym) => OwnedScopeOp::Declare(name.into(), sym),
+                };
+                (*at, op)
+            })
+            .collect()
     }
 
     /// What an unqualified name is, if known.

@@ -126,6 +126,9 @@ pub struct Preprocessed {
     pub macros: Vec<MacroInfo>,
     pub includes: Vec<Include>,
     pub diagnostics: Vec<PpDiagnostic>,
+    /// The macro tables at the end of the unit, kept so that a function body can be
+    /// preprocessed again after an edit (see [`crate::Parse::reparse`]).
+    pub(crate) state: Option<Arc<PpState>>,
 }
 
 impl Preprocessed {
@@ -264,11 +267,41 @@ impl NameFilter {
 }
 
 /// A batch in use by a unit.
+#[derive(Debug, Clone)]
 struct Layer {
     batch: Arc<Batch>,
     /// The unit's index for the batch's virtual file ([`ARENA`] when it has no text).
     file: u32,
     arena_base: u32,
+    /// Number of pieces emitted before the batch was installed.
+    installed_at: u32,
+}
+
+/// What the preprocessor knew at the end of a unit: enough to preprocess a function body
+/// again, alone, after an edit inside it.
+#[derive(Debug, Clone)]
+pub(crate) struct PpState {
+    pub(crate) config: PpConfig,
+    macro_names: FxHashMap<Arc<str>, u32>,
+    macros: Vec<Macro>,
+    bodies: Vec<PpTok>,
+    param_of: Vec<i32>,
+    layers: Vec<Layer>,
+    filter: NameFilter,
+    layer_info: FxHashMap<u32, u32>,
+    line_directives: FxHashMap<u32, Vec<(u32, u32, Option<String>)>>,
+    /// For each name defined or undefined by a directive: the number of pieces emitted
+    /// before its last such directive.
+    changed_at: FxHashMap<Arc<str>, u32>,
+    /// Main-file offsets at which `__LINE__` was expanded.
+    line_uses: Vec<u32>,
+    counter: u64,
+    pub(crate) expanded_tokens: usize,
+    /// Whether an expansion limit was hit anywhere.
+    pub(crate) overflowed: bool,
+    /// Macro invocations recorded by the last full preprocessing (re-preprocessed bodies
+    /// leave their old invocations behind; past a bound, the unit is parsed again).
+    pub(crate) full_calls: usize,
 }
 
 /// Macro ids with this bit set name a macro of a layer: bits 16..31 hold the layer,
@@ -351,6 +384,14 @@ struct Pp<'r> {
     line_offsets: FxHashMap<u32, Vec<u32>>,
     /// `#line` adjustments: file -> (offset of the directive's next line, line number there).
     line_directives: FxHashMap<u32, Vec<(u32, u32, Option<String>)>>,
+    changed_at: FxHashMap<Arc<str>, u32>,
+    line_uses: Vec<u32>,
+    /// Whether a limit was hit at any point of the unit.
+    ever_overflowed: bool,
+    /// When preprocessing a body again: names looked up must not have changed at or
+    /// after this piece of the old unit (else `stale` is set).
+    watch_before: u32,
+    stale: std::cell::Cell<bool>,
 }
 
 /// Preprocesses `main` and everything it includes.
@@ -364,7 +405,145 @@ pub fn preprocess(main: FileId, resolver: &dyn FileResolver, config: &PpConfig) 
     let batch = batch_for("<built-in>", config, || builtin::predefines(config));
     pp.install(&batch);
     pp.run();
-    pp.out
+    let state = pp.take_state();
+    let mut out = pp.out;
+    out.state = Some(Arc::new(state));
+    out
+}
+
+/// A function body preprocessed again, alone, after an edit of the main file.
+pub(crate) struct Fragment {
+    /// The body's pieces and diagnostics; `files` hold the new main text, and `arena`,
+    /// `calls` and `macros` extend the old unit's (so indices into them stay valid).
+    pub(crate) out: Preprocessed,
+    pub(crate) expanded_tokens: usize,
+    /// Main-file offsets (in the new text) at which `__LINE__` was expanded.
+    pub(crate) line_uses: Vec<u32>,
+}
+
+/// Preprocesses `tokens`, lexed from `new_main` (offsets in it), with the macro tables
+/// of the old unit. `None` when the result could differ from preprocessing the whole new
+/// text: a macro it looks up was (re)defined at or after piece `before` of the old unit,
+/// `__COUNTER__` is involved, or a limit is hit.
+pub(crate) fn preprocess_fragment(
+    old: &Preprocessed,
+    state: &PpState,
+    new_main: Arc<str>,
+    tokens: Vec<Token>,
+    lex_errors: Vec<LexError>,
+    before: u32,
+) -> Option<Fragment> {
+    if state.counter > 0 || state.overflowed {
+        return None;
+    }
+    let resolver = crate::Vfs::new();
+    let mut pp = Pp::new(&resolver, &state.config);
+    let mut files = old.files.clone();
+    files.first_mut()?.text = new_main;
+    pp.out = Preprocessed {
+        pieces: Vec::with_capacity(tokens.len()),
+        files,
+        arena: old.arena.clone(),
+        calls: old.calls.clone(),
+        macros: old.macros.clone(),
+        includes: Vec::new(),
+        diagnostics: Vec::new(),
+        state: None,
+    };
+    pp.lexed = vec![None; pp.out.files.len()];
+    pp.macro_names = state.macro_names.clone();
+    pp.macros = state.macros.clone();
+    pp.bodies = state.bodies.clone();
+    pp.param_of = state.param_of.clone();
+    pp.layers = state.layers.clone();
+    pp.filter = state.filter.clone();
+    pp.layer_info = state.layer_info.clone();
+    pp.line_directives = state.line_directives.clone();
+    pp.changed_at = state.changed_at.clone();
+    pp.expanded_tokens = state.expanded_tokens;
+    pp.watch_before = before;
+    pp.frames.push(Frame {
+        file: 0,
+        tokens: tokens.into(),
+        idx: 0,
+        conds: Vec::new(),
+        emit: true,
+        at_bol: false,
+        lex_errors: lex_errors.into(),
+    });
+    pp.run();
+    if pp.stale.get() || pp.counter > 0 || pp.ever_overflowed || pp.overflowed {
+        return None;
+    }
+    Some(Fragment { expanded_tokens: pp.expanded_tokens, line_uses: std::mem::take(&mut pp.line_uses), out: pp.out })
+}
+
+/// Where a body was replaced: the main file's bytes `old_start..old_end` and the pieces
+/// before `old_piece_end`; what follows moved by `delta` bytes and `piece_delta` pieces.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Splice {
+    pub(crate) old_start: u32,
+    pub(crate) old_end: u32,
+    pub(crate) delta: i64,
+    pub(crate) old_piece_end: u32,
+    pub(crate) piece_delta: i64,
+}
+
+impl PpState {
+    /// The state after a body was preprocessed again (see [`Splice`]); `expanded_tokens`
+    /// and `line_uses` come from the body's preprocessing.
+    pub(crate) fn shifted(&self, splice: &Splice, expanded_tokens: usize, line_uses: &[u32]) -> PpState {
+        let Splice { old_start, old_end, delta, old_piece_end, piece_delta } = *splice;
+        let shift = |v: u32| if v >= old_end { (v as i64 + delta) as u32 } else { v };
+        let shift_piece = |v: u32| if v >= old_piece_end { (v as i64 + piece_delta) as u32 } else { v };
+        let mut st = self.clone();
+        for t in &mut st.bodies {
+            if t.file == 0 {
+                t.start = shift(t.start);
+            }
+        }
+        for v in st.changed_at.values_mut() {
+            *v = shift_piece(*v);
+        }
+        for l in &mut st.layers {
+            l.installed_at = shift_piece(l.installed_at);
+        }
+        if let Some(dirs) = st.line_directives.get_mut(&0) {
+            for d in dirs {
+                d.0 = shift(d.0);
+            }
+        }
+        st.line_uses.retain(|&o| o < old_start || o >= old_end);
+        for o in &mut st.line_uses {
+            *o = shift(*o);
+        }
+        st.line_uses.extend(line_uses);
+        st.line_uses.sort_unstable();
+        st.expanded_tokens = expanded_tokens;
+        st
+    }
+
+    /// The parts that must match a full preprocessing of the same text (for tests).
+    pub(crate) fn describe(&self) -> String {
+        let mut changed: Vec<_> = self.changed_at.iter().collect();
+        changed.sort();
+        let layers: Vec<u32> = self.layers.iter().map(|l| l.installed_at).collect();
+        let bodies: Vec<(u32, u32, u32)> = self.bodies.iter().map(|t| (t.file, t.start, t.len)).collect();
+        format!(
+            "changed {changed:?}\nlayers {layers:?}\nline uses {:?}\nbodies {bodies:?}\nline directives {:?}\n",
+            self.line_uses,
+            {
+                let mut d: Vec<_> = self.line_directives.iter().collect();
+                d.sort_by_key(|e| *e.0);
+                d
+            }
+        )
+    }
+
+    /// Whether `__LINE__` was expanded in the main file at or after `offset`.
+    pub(crate) fn uses_line_after(&self, offset: u32) -> bool {
+        self.line_uses.iter().any(|&o| o >= offset)
+    }
 }
 
 /// Batches by configuration: the predefines and each modelled header.
@@ -502,10 +681,36 @@ impl<'r> Pp<'r> {
             line_anchor: (0, 0),
             line_offsets: FxHashMap::default(),
             line_directives: FxHashMap::default(),
+            changed_at: FxHashMap::default(),
+            line_uses: Vec::new(),
+            ever_overflowed: false,
+            watch_before: u32::MAX,
+            stale: std::cell::Cell::new(false),
         };
         pp.out.arena.push(' ');
         pp.install(&builtins_batch());
         pp
+    }
+
+    /// The macro tables, for preprocessing bodies again later.
+    fn take_state(&mut self) -> PpState {
+        PpState {
+            config: self.config.clone(),
+            macro_names: std::mem::take(&mut self.macro_names),
+            macros: std::mem::take(&mut self.macros),
+            bodies: std::mem::take(&mut self.bodies),
+            param_of: std::mem::take(&mut self.param_of),
+            layers: std::mem::take(&mut self.layers),
+            filter: std::mem::take(&mut self.filter),
+            layer_info: std::mem::take(&mut self.layer_info),
+            line_directives: std::mem::take(&mut self.line_directives),
+            changed_at: std::mem::take(&mut self.changed_at),
+            line_uses: std::mem::take(&mut self.line_uses),
+            counter: self.counter,
+            expanded_tokens: self.expanded_tokens,
+            overflowed: self.ever_overflowed || self.overflowed,
+            full_calls: self.out.calls.len(),
+        }
     }
 
     /// Adds a batch as a layer under the unit's macro table. Returns the index of its
@@ -533,7 +738,8 @@ impl<'r> Pp<'r> {
         let diag_file = if file == ARENA { 0 } else { file };
         self.out.diagnostics.extend(batch.diagnostics.iter().map(|d| PpDiagnostic { file: diag_file, ..d.clone() }));
         self.filter.union(&batch.filter);
-        self.layers.push(Layer { batch: batch.clone(), file, arena_base });
+        let installed_at = self.out.pieces.len() as u32;
+        self.layers.push(Layer { batch: batch.clone(), file, arena_base, installed_at });
         file
     }
 
@@ -543,10 +749,16 @@ impl<'r> Pp<'r> {
             return None;
         }
         if let Some(&m) = self.macro_names.get(name) {
+            if self.watch_before != u32::MAX && self.changed_at.get(name).is_some_and(|&at| at >= self.watch_before) {
+                self.stale.set(true);
+            }
             return (m != UNDEFINED).then_some(m);
         }
         for (li, layer) in self.layers.iter().enumerate().rev() {
             if let Some(&i) = layer.batch.names.get(name) {
+                if layer.installed_at >= self.watch_before {
+                    self.stale.set(true);
+                }
                 return (i != UNDEFINED).then_some(LAYER_BIT | ((li as u32) << 16) | i);
             }
         }
@@ -987,6 +1199,7 @@ impl<'r> Pp<'r> {
             || self.expanded_tokens > MAX_EXPANDED_TOKENS
         {
             self.overflowed = true;
+            self.ever_overflowed = true;
             // drop what is queued, but re-enable the macros whose expansions it held
             while let Some(p) = self.pending.pop() {
                 if let Pending::End(m) = p {
@@ -1029,6 +1242,9 @@ impl<'r> Pp<'r> {
         let (file, off) = self.line_anchor;
         let tok = match b {
             Builtin::Line => {
+                if file == 0 {
+                    self.line_uses.push(off);
+                }
                 let line = self.line_number(file, off);
                 self.arena_tok(INT_NUMBER, &line.to_string(), name.flags)
             }
@@ -1151,6 +1367,7 @@ impl<'r> Pp<'r> {
                 self.diag_tok(&t, Severity::Error, "E0020", "macro arguments nested too deeply; expansion stopped");
             }
             self.overflowed = true;
+            self.ever_overflowed = true;
             return tokens.to_vec();
         }
         self.expansion_depth += 1;
@@ -1275,6 +1492,7 @@ impl<'r> Pp<'r> {
                 if self.invocation_tokens + out.len() + toks.len() > MAX_INVOCATION_TOKENS {
                     self.invocation_tokens += out.len() + toks.len();
                     self.overflowed = true;
+                    self.ever_overflowed = true;
                     return;
                 }
                 if toks.is_empty() {
@@ -1445,7 +1663,9 @@ impl<'r> Pp<'r> {
                             );
                         }
                     }
-                    self.macro_names.insert(n.into(), UNDEFINED);
+                    let n: Arc<str> = n.into();
+                    self.changed_at.insert(n.clone(), self.out.pieces.len() as u32);
+                    self.macro_names.insert(n, UNDEFINED);
                 } else {
                     self.diag(file, range, Severity::Error, "E0013", "`#undef` needs a macro name");
                 }
@@ -1753,6 +1973,7 @@ impl<'r> Pp<'r> {
             info,
         });
         self.filter.insert(&name);
+        self.changed_at.insert(name.clone(), self.out.pieces.len() as u32);
         self.macro_names.insert(name, idx);
     }
 
