@@ -30,7 +30,7 @@ pub struct HirDiagnostic {
 /// tree and its configuration, so editing another function does not re-run it.
 #[salsa::tracked(returns(ref))]
 pub fn check_function<'db>(db: &'db dyn Db, function: FunctionId<'db>) -> Arc<Vec<HirDiagnostic>> {
-    let Some(green) = function_green(db, function) else { return Arc::new(Vec::new()) };
+    let Some(crate::db::FunctionSyntax(green)) = function_green(db, function) else { return Arc::new(Vec::new()) };
     let unit = *function.unit(db);
     let tree = item_tree(db, unit);
     let config = unit.config(db);

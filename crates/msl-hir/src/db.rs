@@ -51,6 +51,32 @@ pub trait Db: salsa::Database {
     /// Files outside the file set are read from the disk (an untracked read) when this
     /// returns a loader; `None` keeps analysis to the file set.
     fn disk(&self) -> Option<&DiskFiles>;
+    /// The last parse of each unit, from which an edit inside one function body is
+    /// reparsed locally; `None` parses every change from scratch.
+    fn parse_cache(&self) -> Option<&ParseCache> {
+        None
+    }
+}
+
+/// The latest parse of each unit, with what it was computed from.
+#[derive(Default)]
+pub struct ParseCache {
+    last: Mutex<FxHashMap<Unit, CachedParse>>,
+}
+
+struct CachedParse {
+    files: Arc<FxHashMap<PathBuf, SourceFile>>,
+    config: PpConfig,
+    parse: Arc<Parse>,
+}
+
+impl ParseCache {
+    /// Drops what is kept for `unit` (when it is closed).
+    pub fn forget(&self, unit: Unit) {
+        if let Ok(mut last) = self.last.lock() {
+            last.remove(&unit);
+        }
+    }
 }
 
 /// Headers read from the disk because they were not in the file set.
@@ -73,6 +99,7 @@ impl DiskFiles {
 pub struct RootDatabase {
     storage: salsa::Storage<Self>,
     disk: Option<Arc<DiskFiles>>,
+    parses: Arc<ParseCache>,
 }
 
 impl RootDatabase {
@@ -81,6 +108,7 @@ impl RootDatabase {
         RootDatabase {
             storage: salsa::Storage::default(),
             disk: Some(Arc::new(DiskFiles { vfs: Mutex::new(Vfs::with_disk()) })),
+            parses: Arc::default(),
         }
     }
 
@@ -93,7 +121,7 @@ impl RootDatabase {
                 l.push(format!("{database_key:?}"));
             }
         })));
-        RootDatabase { storage, disk: None }
+        RootDatabase { storage, disk: None, parses: Arc::default() }
     }
 }
 
@@ -104,6 +132,10 @@ impl salsa::Database for RootDatabase {}
 impl Db for RootDatabase {
     fn disk(&self) -> Option<&DiskFiles> {
         self.disk.as_deref()
+    }
+
+    fn parse_cache(&self) -> Option<&ParseCache> {
+        Some(&self.parses)
     }
 }
 
@@ -163,14 +195,74 @@ impl FileResolver for DbResolver<'_> {
     }
 }
 
-/// Preprocesses and parses a unit.
+/// Preprocesses and parses a unit. When the previous parse of the unit differs only by
+/// an edit inside one function body of the main file, only that body is parsed again
+/// (the result is the same as a full parse).
 #[salsa::tracked(returns(ref), no_eq)]
 pub fn parse_unit(db: &dyn Db, unit: Unit) -> Arc<Parse> {
     let set = unit.file_set(db).files(db).clone();
-    let main = unit.main(db);
+    let main = *unit.main(db);
+    let text = main.text(db).clone();
+    let config = unit.config(db);
     let resolver = DbResolver { db, set: &set, files: Default::default(), ids: Default::default() };
-    let id = resolver.register_input(normalize(main.path(db)), *main);
-    Arc::new(parse_file(id, &resolver, unit.config(db)))
+    let cache = db.parse_cache();
+    if let Some(cache) = cache
+        && let Some(parse) = reparse(cache, &resolver, &set, unit, main, &text, config)
+    {
+        return parse;
+    }
+    let id = resolver.register_input(normalize(main.path(db)), main);
+    let parse = Arc::new(parse_file(id, &resolver, config));
+    if let Some(cache) = cache
+        && let Ok(mut last) = cache.last.lock()
+    {
+        last.insert(unit, CachedParse { files: set.clone(), config: config.clone(), parse: parse.clone() });
+    }
+    parse
+}
+
+/// The parse of `unit` from its previous one, if only the main file changed and only
+/// inside one function body.
+#[allow(clippy::too_many_arguments)]
+fn reparse(
+    cache: &ParseCache,
+    resolver: &DbResolver<'_>,
+    set: &Arc<FxHashMap<PathBuf, SourceFile>>,
+    unit: Unit,
+    main: SourceFile,
+    text: &Arc<str>,
+    config: &PpConfig,
+) -> Option<Arc<Parse>> {
+    let db = resolver.db;
+    let previous = {
+        let last = cache.last.lock().ok()?;
+        let prev = last.get(&unit)?;
+        // the same files known (an include could otherwise resolve differently)
+        if !Arc::ptr_eq(&prev.files, set) && *prev.files != **set {
+            return None;
+        }
+        if prev.config != *config {
+            return None;
+        }
+        prev.parse.clone()
+    };
+    let files = previous.files();
+    if files.first()?.path != normalize(main.path(db)) || !main.load_issues(db).is_empty() {
+        return None;
+    }
+    // read every header as a full parse would (so salsa sees the same dependencies), and
+    // make sure none changed
+    for file in files.iter().skip(1).filter(|f| !f.is_virtual) {
+        let id = resolver.resolve(&file.path)?;
+        if *resolver.text(id) != *file.text {
+            return None;
+        }
+    }
+    let parse = Arc::new(previous.reparse(text)?);
+    if let Ok(mut last) = cache.last.lock() {
+        last.insert(unit, CachedParse { files: set.clone(), config: config.clone(), parse: parse.clone() });
+    }
+    Some(parse)
 }
 
 /// The unit's functions (outside other functions) in file order, with their offsets.
@@ -180,8 +272,15 @@ pub(crate) fn green_functions(root: &GreenNodeData) -> Vec<(TextSize, &GreenNode
     let mut stack: Vec<(TextSize, &GreenNodeData)> = vec![(TextSize::from(0), root)];
     let mut children = Vec::new();
     while let Some((offset, node)) = stack.pop() {
-        if SyntaxKind::from(node.kind().0) == SyntaxKind::FUNCTION {
+        let kind = SyntaxKind::from(node.kind().0);
+        if kind == SyntaxKind::FUNCTION {
             out.push((offset, node));
+            continue;
+        }
+        // functions of the unit are items of the file, of namespaces, classes, templates
+        // and linkage blocks; other nodes (declarations, expressions, the initializers of
+        // large tables) need not be searched
+        if !holds_functions(kind) {
             continue;
         }
         let mut at = offset;
@@ -197,6 +296,24 @@ pub(crate) fn green_functions(root: &GreenNodeData) -> Vec<(TextSize, &GreenNode
     out
 }
 
+/// Node kinds whose children may be functions of the unit.
+fn holds_functions(kind: SyntaxKind) -> bool {
+    use SyntaxKind::*;
+    matches!(
+        kind,
+        SOURCE_FILE
+            | ERROR
+            | NAMESPACE
+            | DECL_LIST
+            | TEMPLATE_DECL
+            | EXPLICIT_INSTANTIATION
+            | LINKAGE_SPEC
+            | STRUCT
+            | MEMBER_LIST
+            | FRIEND_DECL
+    )
+}
+
 /// The declarations of a unit, without function bodies: stable while a body is edited.
 #[salsa::tracked(returns(ref))]
 pub fn item_tree(db: &dyn Db, unit: Unit) -> Arc<ItemTree> {
@@ -204,17 +321,28 @@ pub fn item_tree(db: &dyn Db, unit: Unit) -> Arc<ItemTree> {
     Arc::new(ItemTree::build(parse.green()))
 }
 
+/// A function's syntax. Equality first compares identity: a reparse shares the green
+/// nodes of every function it did not touch, so comparing them costs nothing.
+#[derive(Debug, Clone, Eq)]
+pub struct FunctionSyntax(pub GreenNode);
+
+impl PartialEq for FunctionSyntax {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq::<GreenNodeData>(&*self.0, &*other.0) || self.0 == other.0
+    }
+}
+
 /// The syntax of every function of a unit, in order.
 #[salsa::tracked(returns(ref))]
-pub fn function_greens(db: &dyn Db, unit: Unit) -> Arc<Vec<GreenNode>> {
+pub fn function_greens(db: &dyn Db, unit: Unit) -> Arc<Vec<FunctionSyntax>> {
     let parse = parse_unit(db, unit);
-    Arc::new(green_functions(parse.green()).into_iter().map(|(_, g)| g.to_owned()).collect())
+    Arc::new(green_functions(parse.green()).into_iter().map(|(_, g)| FunctionSyntax(g.to_owned())).collect())
 }
 
 /// A function's syntax, position-independent: unchanged when other text moves, so the
 /// queries that read it are not re-run.
 #[salsa::tracked]
-pub fn function_green<'db>(db: &'db dyn Db, function: FunctionId<'db>) -> Option<GreenNode> {
+pub fn function_green<'db>(db: &'db dyn Db, function: FunctionId<'db>) -> Option<FunctionSyntax> {
     function_greens(db, *function.unit(db)).get(*function.index(db) as usize).cloned()
 }
 

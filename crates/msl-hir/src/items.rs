@@ -40,8 +40,13 @@ impl ItemTree {
         let mut stack = vec![green];
         while let Some(node) = stack.pop() {
             match SyntaxKind::from(node.kind().0) {
-                // bodies do not declare items
-                SyntaxKind::COMPOUND_STMT => continue,
+                // bodies, expressions, template arguments, attributes and explicit
+                // instantiations do not declare items
+                SyntaxKind::COMPOUND_STMT
+                | SyntaxKind::TEMPLATE_ARG_LIST
+                | SyntaxKind::ATTRIBUTE_LIST
+                | SyntaxKind::EXPLICIT_INSTANTIATION => continue,
+                k if k.is_expr_node() => continue,
                 SyntaxKind::NAME => {
                     if let Some(ident) = name_ident(node) {
                         t.declared.insert(ident.to_string());
@@ -142,6 +147,10 @@ fn signature(function: &GreenNodeData) -> String {
 
 /// The tokens of a node joined without trivia, single-spaced where needed.
 pub(crate) fn compact(node: &SyntaxNode) -> String {
+    // a class or enum defined in place is not a plain named type
+    if matches!(node.kind(), SyntaxKind::STRUCT | SyntaxKind::ENUM) {
+        return String::new();
+    }
     let mut s = String::new();
     for t in node.descendants_with_tokens().filter_map(|e| e.into_token()).filter(|t| !t.kind().is_trivia()) {
         let text = t.text();
@@ -150,6 +159,10 @@ pub(crate) fn compact(node: &SyntaxNode) -> String {
             s.push(' ');
         }
         s.push_str(text);
+        if s.len() > 256 {
+            // far longer than any type the checks look through
+            return String::new();
+        }
     }
     s
 }

@@ -41,16 +41,39 @@ const MAX_GENERATIONS: u32 = 10_000;
 /// common prefix and suffix removed, at character boundaries.
 fn diff(old: &str, new: &str) -> (usize, usize, usize) {
     let (a, b) = (old.as_bytes(), new.as_bytes());
-    let mut prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let mut prefix = common_prefix(a, b);
     while !old.is_char_boundary(prefix) || !new.is_char_boundary(prefix) {
         prefix -= 1;
     }
     let max_suffix = a.len().min(b.len()) - prefix;
-    let mut suffix = a.iter().rev().zip(b.iter().rev()).take(max_suffix).take_while(|(x, y)| x == y).count();
+    let mut suffix = common_suffix(&a[a.len() - max_suffix..], &b[b.len() - max_suffix..]);
     while !old.is_char_boundary(a.len() - suffix) || !new.is_char_boundary(b.len() - suffix) {
         suffix -= 1;
     }
     (prefix, a.len() - suffix, b.len() - suffix - prefix)
+}
+
+/// Length of the common prefix, comparing 64-byte blocks first.
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    const BLOCK: usize = 64;
+    let n = a.len().min(b.len());
+    let mut i = 0;
+    while i + BLOCK <= n && a[i..i + BLOCK] == b[i..i + BLOCK] {
+        i += BLOCK;
+    }
+    i + a[i..n].iter().zip(&b[i..n]).take_while(|(x, y)| x == y).count()
+}
+
+/// Length of the common suffix of two slices of equal length.
+fn common_suffix(a: &[u8], b: &[u8]) -> usize {
+    const BLOCK: usize = 64;
+    let n = a.len().min(b.len());
+    let (a, b) = (&a[a.len() - n..], &b[b.len() - n..]);
+    let mut k = 0;
+    while k + BLOCK <= n && a[n - k - BLOCK..n - k] == b[n - k - BLOCK..n - k] {
+        k += BLOCK;
+    }
+    k + a[..n - k].iter().rev().zip(b[..n - k].iter().rev()).take_while(|(x, y)| x == y).count()
 }
 
 fn shift_by(v: u32, from: u32, delta: i64) -> u32 {
@@ -226,7 +249,15 @@ impl Parse {
         let mut new_pieces = Vec::with_capacity((pieces.len() as i64 + piece_delta) as usize);
         new_pieces.extend_from_slice(&pieces[..open]);
         new_pieces.extend_from_slice(&out.pieces);
-        new_pieces.extend(pieces[close + 1..].iter().map(shift_piece));
+        let tail_start = new_pieces.len();
+        new_pieces.extend_from_slice(&pieces[close + 1..]);
+        if delta != 0 {
+            for p in &mut new_pieces[tail_start..] {
+                if p.file == 0 {
+                    p.start = (p.start as i64 + delta) as u32;
+                }
+            }
+        }
         // the old entries move with the text; the body's new ones are already in place
         for c in &mut out.calls[..self.pp.calls.len()] {
             if c.file == 0 {
@@ -287,7 +318,12 @@ impl Parse {
         let mut piece_starts = Vec::with_capacity(new_pp.pieces.len());
         piece_starts.extend_from_slice(&self.piece_starts[..open]);
         piece_starts.extend(fragment_starts.iter().map(|s| s + tree_open));
-        piece_starts.extend(self.piece_starts[close + 1..].iter().map(|&s| (s as i64 + tree_delta) as u32));
+        let tail_start = piece_starts.len();
+        piece_starts.extend_from_slice(&self.piece_starts[close + 1..]);
+        let tree_delta = tree_delta as i32 as u32;
+        for s in &mut piece_starts[tail_start..] {
+            *s = s.wrapping_add(tree_delta);
+        }
 
         // diagnostics: the old ones outside the body, moved; the body's new ones
         let mut diagnostics = Vec::with_capacity(self.diagnostics.len());
@@ -386,5 +422,11 @@ mod tests {
         assert_eq!(diff("aaaa", "aaa"), (3, 4, 0));
         // multi-byte characters are not split
         assert_eq!(diff("xéy", "xèy"), (1, 3, 2));
+        // long texts (block comparison)
+        let a = "x".repeat(1000) + "abc" + &"y".repeat(1000);
+        let b = "x".repeat(1000) + "aXc" + &"y".repeat(1000);
+        assert_eq!(diff(&a, &b), (1001, 1002, 1));
+        let c = "z".repeat(130);
+        assert_eq!(diff(&c, &(c.clone() + "z")), (130, 130, 1));
     }
 }

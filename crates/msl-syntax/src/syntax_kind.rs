@@ -307,6 +307,12 @@ pub enum SyntaxKind {
 use SyntaxKind::*;
 
 impl SyntaxKind {
+    /// A node of an expression (from literals to statement expressions): nothing inside
+    /// one declares an item.
+    pub fn is_expr_node(self) -> bool {
+        (LITERAL as u16..=STMT_EXPR as u16).contains(&(self as u16))
+    }
+
     /// Whitespace, newlines, comments, directive lines, inactive regions and macro-call text:
     /// everything the parser skips.
     pub fn is_trivia(self) -> bool {

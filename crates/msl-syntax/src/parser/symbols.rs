@@ -29,7 +29,7 @@ pub(crate) enum ScopeOp<'a> {
 pub(crate) enum OwnedScopeOp {
     Push { local: bool },
     Pop,
-    Declare(Box<str>, Sym),
+    Declare(std::sync::Arc<str>, Sym),
 }
 
 #[derive(Debug, Clone, Copy)]
