@@ -62,6 +62,8 @@ pub trait Db: salsa::Database {
 #[derive(Default)]
 pub struct ParseCache {
     last: Mutex<FxHashMap<Unit, CachedParse>>,
+    full: std::sync::atomic::AtomicUsize,
+    local: std::sync::atomic::AtomicUsize,
 }
 
 struct CachedParse {
@@ -71,6 +73,12 @@ struct CachedParse {
 }
 
 impl ParseCache {
+    /// How many parses were of whole units, and how many reparsed one body.
+    pub fn counts(&self) -> (usize, usize) {
+        use std::sync::atomic::Ordering::Relaxed;
+        (self.full.load(Relaxed), self.local.load(Relaxed))
+    }
+
     /// Drops what is kept for `unit` (when it is closed).
     pub fn forget(&self, unit: Unit) {
         if let Ok(mut last) = self.last.lock() {
@@ -216,6 +224,7 @@ pub fn parse_unit(db: &dyn Db, unit: Unit) -> Arc<Parse> {
     if let Some(cache) = cache
         && let Ok(mut last) = cache.last.lock()
     {
+        cache.full.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         last.insert(unit, CachedParse { files: set.clone(), config: config.clone(), parse: parse.clone() });
     }
     parse
@@ -259,6 +268,7 @@ fn reparse(
         }
     }
     let parse = Arc::new(previous.reparse(text)?);
+    cache.local.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     if let Ok(mut last) = cache.last.lock() {
         last.insert(unit, CachedParse { files: set.clone(), config: config.clone(), parse: parse.clone() });
     }

@@ -21,8 +21,8 @@ use salsa::Setter;
 pub use checks::{HirDiagnostic, check_function};
 pub use codes::code_info;
 pub use db::{
-    Db, DiskFiles, FileSet, FunctionId, RootDatabase, SourceFile, Unit, function_green, functions, item_tree,
-    parse_unit,
+    Db, DiskFiles, FileSet, FunctionId, FunctionSyntax, ParseCache, RootDatabase, SourceFile, Unit, function_green,
+    functions, item_tree, parse_unit,
 };
 pub use items::{FunctionItem, ItemTree};
 

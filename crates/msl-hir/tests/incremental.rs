@@ -78,3 +78,37 @@ fn editing_one_body_rechecks_only_that_function() {
     analysis.diagnostics(unit, false);
     assert_eq!(executed(&log, "check_function"), 0);
 }
+
+/// An edit inside a body is reparsed from the previous parse, and the analysis then says
+/// exactly what a fresh analysis of the new text says.
+#[test]
+fn body_edits_reparse_locally_and_agree_with_a_fresh_analysis() {
+    use msl_hir::Db;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/reparse/kernels.metal");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut analysis = Analysis::new(RootDatabase::default());
+    let file = analysis.set_file(&path, text.as_str().into());
+    let unit = analysis.unit(file, PpConfig::default());
+    analysis.diagnostics(unit, false);
+    let edits = [
+        ("acc /= float(TILE);", "acc /= float(TILE) * 2.0f;"),
+        ("float s = simd_sum(acc.total);", "float s = simd_sum(acc.total); goto out;"),
+        ("return float4(p * detail::soft(p.x), 0.0f, 1.0f);", "return float4(p, 0.0f, 1.0f);"),
+    ];
+    let mut current = text.clone();
+    for (from, to) in edits {
+        current = current.replacen(from, to, 1);
+        let (_, local_before) = analysis.db.parse_cache().unwrap().counts();
+        analysis.set_file(&path, current.as_str().into());
+        let incremental = analysis.diagnostics(unit, false);
+        let (_, local_after) = analysis.db.parse_cache().unwrap().counts();
+        assert_eq!(local_after, local_before + 1, "`{to}` was reparsed locally");
+
+        let mut fresh = Analysis::new(RootDatabase::default());
+        let f = fresh.set_file(&path, current.as_str().into());
+        let u = fresh.unit(f, PpConfig::default());
+        assert_eq!(incremental, fresh.diagnostics(u, false), "after `{to}`");
+    }
+    // the `goto` is found in the edited function
+    assert!(analysis.diagnostics(unit, false).iter().any(|d| d.diagnostic.code == "E1201"));
+}
