@@ -77,8 +77,34 @@ impl Checker<'_> {
         if matches!(stage, Some(Stage::Kernel | Stage::Vertex | Stage::Fragment)) {
             self.entry_point(f, stage.unwrap_or(Stage::Kernel));
         }
-        self.forbidden_features(f.syntax());
-        self.availability(f.syntax());
+        self.walk_body(f.syntax());
+    }
+
+    /// One walk over the function: forbidden features are reported as they are met;
+    /// library calls and types are checked once every local name is known (a parameter
+    /// or local variable hides a library name of the same spelling).
+    fn walk_body(&mut self, root: &SyntaxNode) {
+        let mut local: FxHashSet<String> = FxHashSet::default();
+        let mut calls: Vec<SyntaxNode> = Vec::new();
+        let mut types: Vec<SyntaxNode> = Vec::new();
+        for node in root.descendants() {
+            match node.kind() {
+                SyntaxKind::NAME => {
+                    if let Some(t) = ast::Name::cast(node).and_then(|n| n.ident()) {
+                        local.insert(t.text().to_string());
+                    }
+                }
+                SyntaxKind::CALL_EXPR => calls.push(node),
+                SyntaxKind::PATH_TYPE => types.push(node),
+                _ => self.forbidden_node(&node),
+            }
+        }
+        for call in calls {
+            self.call_availability(&call, &local);
+        }
+        for ty in types {
+            self.type_availability(&ty, &local);
+        }
     }
 
     // ---- entry points -------------------------------------------------------------------
@@ -345,177 +371,146 @@ impl Checker<'_> {
 
     // ---- C++ features Metal does not have ---------------------------------------------
 
-    fn forbidden_features(&mut self, root: &SyntaxNode) {
-        for node in root.descendants() {
-            match node.kind() {
-                SyntaxKind::GOTO_STMT => self.report(
-                    &node,
-                    "E1201",
-                    "Metal does not support `goto`".into(),
-                    Some("restructure the loop with `break`/`continue` or a flag".into()),
-                ),
-                SyntaxKind::TRY_STMT | SyntaxKind::THROW_EXPR => self.report(
-                    &node,
-                    "E1203",
-                    "Metal does not support exceptions (`try`, `catch`, `throw`)".into(),
-                    Some("report errors through a return value or an output buffer".into()),
-                ),
-                SyntaxKind::NEW_EXPR => {
-                    let placement = ast::NewExpr::cast(node.clone()).and_then(|n| n.placement()).is_some();
-                    if !placement {
-                        self.report(
-                            &node,
-                            "E1204",
-                            "Metal has no dynamic allocation: `new` needs a placement address".into(),
-                            Some("use placement new, `new (ptr) T`, on memory you own".into()),
-                        );
-                    } else if self.version < MetalVersion::V4_1 {
-                        self.report(
-                            &node,
-                            "E1208",
-                            format!("placement `new` needs Metal 4.1; this file is checked as Metal {}", self.version),
-                            None,
-                        );
-                    }
-                }
-                SyntaxKind::DELETE_EXPR => self.report(
-                    &node,
-                    "E1204",
-                    "Metal has no dynamic allocation: `delete` is not supported".into(),
-                    None,
-                ),
-                SyntaxKind::CXX_CAST_EXPR
-                    if ast::CxxCastExpr::cast(node.clone())
-                        .and_then(|c| c.keyword())
-                        .is_some_and(|k| k.kind() == SyntaxKind::DYNAMIC_CAST_KW) =>
-                {
+    fn forbidden_node(&mut self, node: &SyntaxNode) {
+        match node.kind() {
+            SyntaxKind::GOTO_STMT => self.report(
+                node,
+                "E1201",
+                "Metal does not support `goto`".into(),
+                Some("restructure the loop with `break`/`continue` or a flag".into()),
+            ),
+            SyntaxKind::TRY_STMT | SyntaxKind::THROW_EXPR => self.report(
+                node,
+                "E1203",
+                "Metal does not support exceptions (`try`, `catch`, `throw`)".into(),
+                Some("report errors through a return value or an output buffer".into()),
+            ),
+            SyntaxKind::NEW_EXPR => {
+                let placement = ast::NewExpr::cast(node.clone()).and_then(|n| n.placement()).is_some();
+                if !placement {
                     self.report(
-                        &node,
-                        "E1205",
-                        "Metal does not support `dynamic_cast`".into(),
-                        Some("use `static_cast` when the type is known".into()),
+                        node,
+                        "E1204",
+                        "Metal has no dynamic allocation: `new` needs a placement address".into(),
+                        Some("use placement new, `new (ptr) T`, on memory you own".into()),
+                    );
+                } else if self.version < MetalVersion::V4_1 {
+                    self.report(
+                        node,
+                        "E1208",
+                        format!("placement `new` needs Metal 4.1; this file is checked as Metal {}", self.version),
+                        None,
                     );
                 }
-                SyntaxKind::TYPEID_EXPR => self.report(&node, "E1206", "Metal does not support `typeid`".into(), None),
-                SyntaxKind::LAMBDA_EXPR if self.version < MetalVersion::V3_2 => self.report(
-                    &node,
-                    "E1209",
-                    format!("lambda expressions need Metal 3.2; this file is checked as Metal {}", self.version),
-                    Some("raise the version with `--std metal3.2`, or use a function".into()),
-                ),
-                SyntaxKind::DECL_SPECIFIERS => {
-                    for tok in node.children_with_tokens().filter_map(|e| e.into_token()) {
-                        if tok.kind() == SyntaxKind::VIRTUAL_KW {
-                            self.report_range(
-                                tok.text_range(),
-                                "E1202",
-                                "Metal does not support virtual functions".into(),
-                                Some("use templates or function tables (`visible_function_table`)".into()),
-                            );
-                        }
-                    }
-                }
-                SyntaxKind::BUILTIN_TYPE => {
-                    if let Some(tok) = node
-                        .children_with_tokens()
-                        .filter_map(|e| e.into_token())
-                        .find(|t| t.kind() == SyntaxKind::DOUBLE_KW)
-                    {
+            }
+            SyntaxKind::DELETE_EXPR => {
+                self.report(node, "E1204", "Metal has no dynamic allocation: `delete` is not supported".into(), None)
+            }
+            SyntaxKind::CXX_CAST_EXPR
+                if ast::CxxCastExpr::cast(node.clone())
+                    .and_then(|c| c.keyword())
+                    .is_some_and(|k| k.kind() == SyntaxKind::DYNAMIC_CAST_KW) =>
+            {
+                self.report(
+                    node,
+                    "E1205",
+                    "Metal does not support `dynamic_cast`".into(),
+                    Some("use `static_cast` when the type is known".into()),
+                );
+            }
+            SyntaxKind::TYPEID_EXPR => self.report(node, "E1206", "Metal does not support `typeid`".into(), None),
+            SyntaxKind::LAMBDA_EXPR if self.version < MetalVersion::V3_2 => self.report(
+                node,
+                "E1209",
+                format!("lambda expressions need Metal 3.2; this file is checked as Metal {}", self.version),
+                Some("raise the version with `--std metal3.2`, or use a function".into()),
+            ),
+            SyntaxKind::DECL_SPECIFIERS => {
+                for tok in node.children_with_tokens().filter_map(|e| e.into_token()) {
+                    if tok.kind() == SyntaxKind::VIRTUAL_KW {
                         self.report_range(
                             tok.text_range(),
-                            "E1207",
-                            "Metal does not support `double`".into(),
-                            Some("use `float`".into()),
+                            "E1202",
+                            "Metal does not support virtual functions".into(),
+                            Some("use templates or function tables (`visible_function_table`)".into()),
                         );
                     }
                 }
-                _ => {}
             }
+            SyntaxKind::BUILTIN_TYPE => {
+                if let Some(tok) = node
+                    .children_with_tokens()
+                    .filter_map(|e| e.into_token())
+                    .find(|t| t.kind() == SyntaxKind::DOUBLE_KW)
+                {
+                    self.report_range(
+                        tok.text_range(),
+                        "E1207",
+                        "Metal does not support `double`".into(),
+                        Some("use `float`".into()),
+                    );
+                }
+            }
+            _ => {}
         }
     }
 
     // ---- availability -------------------------------------------------------------------
 
-    fn availability(&mut self, root: &SyntaxNode) {
-        // names the function itself declares (parameters, locals) hide library names
-        let local: FxHashSet<String> = root
-            .descendants()
-            .filter_map(ast::Name::cast)
-            .filter_map(|n| n.ident())
-            .map(|t| t.text().to_string())
-            .collect();
-        for node in root.descendants() {
-            match node.kind() {
-                SyntaxKind::CALL_EXPR => {
-                    let Some(call) = ast::CallExpr::cast(node.clone()) else { continue };
-                    let Some(ast::Expr::Path(path)) = call.callee() else { continue };
-                    let Some(name_tok) = path.name() else { continue };
-                    let text = path.text();
-                    let name = name_tok.text();
-                    let qualified_ok = !path.is_qualified() || strip_metal(&text) == name;
-                    if !qualified_ok || local.contains(name) || self.tree.declared.contains(name) {
-                        continue;
-                    }
-                    let functions: Vec<&msl_stdlib::Function> = self.lib.functions(name).collect();
-                    if functions.is_empty() || self.lib.lookup(name).iter().any(|e| !matches!(e, Entry::Function(_))) {
-                        continue;
-                    }
-                    let available = functions.iter().any(|f| {
-                        f.overloads.iter().any(|o| {
-                            msl_stdlib::available(
-                                o.since.unwrap_or(f.since).max(f.since),
-                                f.platforms,
-                                self.version,
-                                self.platform,
-                            )
-                        })
-                    });
-                    if !available {
-                        let needed = functions
-                            .iter()
-                            .flat_map(|f| f.overloads.iter().map(move |o| o.since.unwrap_or(f.since).max(f.since)))
-                            .min()
-                            .unwrap_or(MetalVersion::LATEST);
-                        // platform limits in the documentation are not reliable enough to
-                        // report; versions are, as a warning (compilers accept some uses)
-                        if needed > self.version {
-                            self.report_range(
-                                name_tok.text_range(),
-                                "W1301",
-                                format!(
-                                    "`{name}` needs Metal {needed}; this file is checked as Metal {}",
-                                    self.version
-                                ),
-                                Some(format!("check with `--std metal{needed}` or later if you target that version")),
-                            );
-                        }
-                    }
-                }
-                SyntaxKind::PATH_TYPE => {
-                    let Some(pt) = ast::PathType::cast(node.clone()) else { continue };
-                    let segments: Vec<_> = pt.segments().collect();
-                    let [only] = segments.as_slice() else { continue };
-                    let name = only.text();
-                    if local.contains(name)
-                        || self.tree.declared.contains(name)
-                        || self.tree.typedefs.contains_key(name)
-                    {
-                        continue;
-                    }
-                    let Some(t) = self.lib.type_named(name) else { continue };
-                    if !msl_stdlib::available(t.since, t.platforms, self.version, self.platform)
-                        && t.since > self.version
-                    {
-                        self.report_range(
-                            only.text_range(),
-                            "W1302",
-                            format!("`{name}` needs Metal {}; this file is checked as Metal {}", t.since, self.version),
-                            Some(format!("check with `--std metal{}` or later if you target that version", t.since)),
-                        );
-                    }
-                }
-                _ => {}
+    fn call_availability(&mut self, node: &SyntaxNode, local: &FxHashSet<String>) {
+        let Some(call) = ast::CallExpr::cast(node.clone()) else { return };
+        let Some(ast::Expr::Path(path)) = call.callee() else { return };
+        let Some(name_tok) = path.name() else { return };
+        let text = path.text();
+        let name = name_tok.text();
+        let qualified_ok = !path.is_qualified() || strip_metal(&text) == name;
+        if !qualified_ok || local.contains(name) || self.tree.declared.contains(name) {
+            return;
+        }
+        let functions: Vec<&msl_stdlib::Function> = self.lib.functions(name).collect();
+        if functions.is_empty() || self.lib.lookup(name).iter().any(|e| !matches!(e, Entry::Function(_))) {
+            return;
+        }
+        let available = functions.iter().any(|f| {
+            f.overloads.iter().any(|o| {
+                msl_stdlib::available(o.since.unwrap_or(f.since).max(f.since), f.platforms, self.version, self.platform)
+            })
+        });
+        if !available {
+            let needed = functions
+                .iter()
+                .flat_map(|f| f.overloads.iter().map(move |o| o.since.unwrap_or(f.since).max(f.since)))
+                .min()
+                .unwrap_or(MetalVersion::LATEST);
+            // platform limits in the documentation are not reliable enough to
+            // report; versions are, as a warning (compilers accept some uses)
+            if needed > self.version {
+                self.report_range(
+                    name_tok.text_range(),
+                    "W1301",
+                    format!("`{name}` needs Metal {needed}; this file is checked as Metal {}", self.version),
+                    Some(format!("check with `--std metal{needed}` or later if you target that version")),
+                );
             }
+        }
+    }
+
+    fn type_availability(&mut self, node: &SyntaxNode, local: &FxHashSet<String>) {
+        let Some(pt) = ast::PathType::cast(node.clone()) else { return };
+        let segments: Vec<_> = pt.segments().collect();
+        let [only] = segments.as_slice() else { return };
+        let name = only.text();
+        if local.contains(name) || self.tree.declared.contains(name) || self.tree.typedefs.contains_key(name) {
+            return;
+        }
+        let Some(t) = self.lib.type_named(name) else { return };
+        if !msl_stdlib::available(t.since, t.platforms, self.version, self.platform) && t.since > self.version {
+            self.report_range(
+                only.text_range(),
+                "W1302",
+                format!("`{name}` needs Metal {}; this file is checked as Metal {}", t.since, self.version),
+                Some(format!("check with `--std metal{}` or later if you target that version", t.since)),
+            );
         }
     }
 }

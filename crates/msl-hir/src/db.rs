@@ -56,6 +56,10 @@ pub trait Db: salsa::Database {
     fn parse_cache(&self) -> Option<&ParseCache> {
         None
     }
+    /// The item-tree parts of top-level nodes, reused across reparses.
+    fn item_cache(&self) -> Option<&crate::items::ItemCache> {
+        None
+    }
 }
 
 /// The latest parse of each unit, with what it was computed from.
@@ -108,6 +112,7 @@ pub struct RootDatabase {
     storage: salsa::Storage<Self>,
     disk: Option<Arc<DiskFiles>>,
     parses: Arc<ParseCache>,
+    items: Arc<crate::items::ItemCache>,
 }
 
 impl RootDatabase {
@@ -117,6 +122,7 @@ impl RootDatabase {
             storage: salsa::Storage::default(),
             disk: Some(Arc::new(DiskFiles { vfs: Mutex::new(Vfs::with_disk()) })),
             parses: Arc::default(),
+            items: Arc::default(),
         }
     }
 
@@ -129,7 +135,7 @@ impl RootDatabase {
                 l.push(format!("{database_key:?}"));
             }
         })));
-        RootDatabase { storage, disk: None, parses: Arc::default() }
+        RootDatabase { storage, disk: None, parses: Arc::default(), items: Arc::default() }
     }
 }
 
@@ -144,6 +150,10 @@ impl Db for RootDatabase {
 
     fn parse_cache(&self) -> Option<&ParseCache> {
         Some(&self.parses)
+    }
+
+    fn item_cache(&self) -> Option<&crate::items::ItemCache> {
+        Some(&self.items)
     }
 }
 
@@ -328,7 +338,10 @@ fn holds_functions(kind: SyntaxKind) -> bool {
 #[salsa::tracked(returns(ref))]
 pub fn item_tree(db: &dyn Db, unit: Unit) -> Arc<ItemTree> {
     let parse = parse_unit(db, unit);
-    Arc::new(ItemTree::build(parse.green()))
+    Arc::new(match db.item_cache() {
+        Some(cache) => ItemTree::build_cached(parse.green(), cache, unit),
+        None => ItemTree::build(parse.green()),
+    })
 }
 
 /// A function's syntax. Equality first compares identity: a reparse shares the green

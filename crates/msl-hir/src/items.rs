@@ -4,7 +4,9 @@
 
 use msl_syntax::ast::{self, AstNode};
 use msl_syntax::{SyntaxKind, SyntaxNode};
-use rowan::GreenNodeData;
+use std::sync::{Arc, Mutex};
+
+use rowan::{GreenNode, GreenNodeData};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -22,6 +24,21 @@ pub struct ItemTree {
     pub types: FxHashSet<String>,
 }
 
+/// The item-tree parts of the top-level nodes of each unit's latest parse, by node.
+#[derive(Default)]
+pub struct ItemCache {
+    parts: Mutex<FxHashMap<crate::Unit, FxHashMap<usize, (GreenNode, Arc<ItemTree>)>>>,
+}
+
+impl ItemCache {
+    /// Drops what is kept for `unit` (when it is closed).
+    pub fn forget(&self, unit: crate::Unit) {
+        if let Ok(mut units) = self.parts.lock() {
+            units.remove(&unit);
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FunctionItem {
     pub name: String,
@@ -30,13 +47,46 @@ pub struct FunctionItem {
 
 impl ItemTree {
     pub fn build(green: &GreenNodeData) -> ItemTree {
+        let mut t = ItemTree::part(green);
+        t.function_count = t.functions.len() as u32;
+        t
+    }
+
+    /// The item tree of a unit from the parts of its top-level nodes, reusing the parts
+    /// of nodes seen before (after a reparse, all but one are the same nodes).
+    pub fn build_cached(green: &GreenNodeData, cache: &ItemCache, unit: crate::Unit) -> ItemTree {
+        let Ok(mut units) = cache.parts.lock() else { return ItemTree::build(green) };
+        let parts = units.entry(unit).or_default();
+        let mut t = ItemTree::default();
+        let mut seen: FxHashMap<usize, (GreenNode, Arc<ItemTree>)> = FxHashMap::default();
+        for child in green.children().filter_map(|c| c.into_node()) {
+            let key = child as *const GreenNodeData as usize;
+            let part = match parts.get(&key) {
+                Some((_, p)) => p.clone(),
+                None => Arc::new(ItemTree::part(child)),
+            };
+            t.functions.extend(part.functions.iter().cloned());
+            for (k, v) in &part.typedefs {
+                t.typedefs.insert(k.clone(), v.clone());
+            }
+            t.declared.extend(part.declared.iter().cloned());
+            t.types.extend(part.types.iter().cloned());
+            seen.insert(key, (child.to_owned(), part));
+        }
+        // keep only the current nodes (the map holds them, so their addresses stay theirs)
+        *parts = seen;
+        t.function_count = t.functions.len() as u32;
+        t
+    }
+
+    /// What one node (and everything under it) contributes.
+    fn part(green: &GreenNodeData) -> ItemTree {
         let mut t = ItemTree::default();
         for (_, f) in crate::db::green_functions(green) {
             let func = ast::Function::cast(SyntaxNode::new_root(f.to_owned()));
             let name = func.as_ref().and_then(|f| f.name()).map(|n| n.text()).unwrap_or_default();
             t.functions.push(FunctionItem { name, signature: signature(f) });
         }
-        t.function_count = t.functions.len() as u32;
         let mut stack = vec![green];
         while let Some(node) = stack.pop() {
             match SyntaxKind::from(node.kind().0) {
