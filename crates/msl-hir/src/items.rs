@@ -27,8 +27,11 @@ pub struct ItemTree {
 /// The item-tree parts of the top-level nodes of each unit's latest parse, by node.
 #[derive(Default)]
 pub struct ItemCache {
-    parts: Mutex<FxHashMap<crate::Unit, FxHashMap<usize, (GreenNode, Arc<ItemTree>)>>>,
+    parts: Mutex<FxHashMap<crate::Unit, Parts>>,
 }
+
+/// Parts by the address of their node (kept alive in the map).
+type Parts = FxHashMap<usize, (GreenNode, Arc<ItemTree>)>;
 
 impl ItemCache {
     /// Drops what is kept for `unit` (when it is closed).
@@ -58,7 +61,7 @@ impl ItemTree {
         let Ok(mut units) = cache.parts.lock() else { return ItemTree::build(green) };
         let parts = units.entry(unit).or_default();
         let mut t = ItemTree::default();
-        let mut seen: FxHashMap<usize, (GreenNode, Arc<ItemTree>)> = FxHashMap::default();
+        let mut seen: Parts = FxHashMap::default();
         for child in green.children().filter_map(|c| c.into_node()) {
             let key = child as *const GreenNodeData as usize;
             let part = match parts.get(&key) {
