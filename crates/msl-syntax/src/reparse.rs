@@ -252,8 +252,10 @@ impl Parse {
         let tail_start = new_pieces.len();
         new_pieces.extend_from_slice(&pieces[close + 1..]);
         if delta != 0 {
+            // main-file text after the body moves; macro text spelled before it (in a
+            // definition) does not
             for p in &mut new_pieces[tail_start..] {
-                if p.file == 0 {
+                if p.file == 0 && p.start >= close_end {
                     p.start = (p.start as i64 + delta) as u32;
                 }
             }
