@@ -27,6 +27,7 @@ fn main() -> ExitCode {
                  test                                            formatting, clippy, all tests and the corpus (what CI runs)\n  \
                  corpus [--filter TEXT] [--jobs N] [--verbose]   check every unit of the corpus; one summary line\n  \
                  \x20      [--semantic | --cli] [--warnings]        with the checker / through msl-check; list warnings\n  \
+                 \x20      [--typos]                                inject typos into names; count those reported\n  \
                  bench  [--iterations N]                          parser throughput and the ggml timing\n\n\
                  The corpus is read from $MSL_CORPUS or ../shared/corpus."
             );

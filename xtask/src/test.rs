@@ -29,6 +29,10 @@ pub fn run(args: &[String]) -> Result<u8, String> {
     if crate::corpus::run(&["--semantic".to_string()])? != 0 {
         return Err("corpus has units with checker errors".into());
     }
+    println!("== typos injected into the corpus");
+    if crate::corpus::run(&["--typos".to_string()])? != 0 {
+        return Err("too few injected typos reported".into());
+    }
     if crate::corpus_dir().join("FILES.tsv").exists() {
         println!("== corpus through msl-check");
         let status = Command::new(&cargo)

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use msl_stdlib::{Entry, Stdlib};
 use msl_syntax::ast::{self, AstNode, Stage};
-use msl_syntax::{MetalVersion, Platform, Severity, SyntaxKind, SyntaxNode, TextRange};
+use msl_syntax::{MetalVersion, Platform, Severity, SyntaxKind, SyntaxNode, TextRange, WalkEvent};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::db::{Db, FunctionId, function_green, item_tree};
@@ -35,8 +35,16 @@ pub fn check_function<'db>(db: &'db dyn Db, function: FunctionId<'db>) -> Arc<Ve
     let tree = item_tree(db, unit);
     let config = unit.config(db);
     let node = SyntaxNode::new_root(green.clone());
-    let mut cx =
-        Checker { tree, version: config.version, platform: config.platform, out: Vec::new(), lib: Stdlib::get() };
+    let context = tree.functions.get(*function.index(db) as usize).map(|f| f.context).unwrap_or_default();
+    let mut cx = Checker {
+        tree,
+        version: config.version,
+        platform: config.platform,
+        out: Vec::new(),
+        lib: Stdlib::get(),
+        context,
+        unit_complete: !crate::db::unit_incomplete(db, unit),
+    };
     if let Some(f) = ast::Function::cast(node) {
         cx.function(&f);
     }
@@ -48,6 +56,10 @@ struct Checker<'a> {
     version: MetalVersion,
     platform: Platform,
     lib: &'static Stdlib,
+    context: crate::db::FunctionContext,
+    /// Every header of the unit was found and is modelled: what is not declared is
+    /// really undeclared.
+    unit_complete: bool,
     out: Vec<HirDiagnostic>,
 }
 
@@ -87,8 +99,13 @@ impl Checker<'_> {
         let mut local: FxHashSet<String> = FxHashSet::default();
         let mut calls: Vec<SyntaxNode> = Vec::new();
         let mut types: Vec<SyntaxNode> = Vec::new();
-        for node in root.descendants() {
+        let mut uses: Vec<SyntaxNode> = Vec::new();
+        let mut walk = root.preorder();
+        while let Some(event) = walk.next() {
+            let WalkEvent::Enter(node) = event else { continue };
             match node.kind() {
+                // attribute arguments are not expressions of the function (`[[user(locn0)]]`)
+                SyntaxKind::ATTRIBUTE_LIST => walk.skip_subtree(),
                 SyntaxKind::NAME => {
                     if let Some(t) = ast::Name::cast(node).and_then(|n| n.ident()) {
                         local.insert(t.text().to_string());
@@ -96,6 +113,7 @@ impl Checker<'_> {
                 }
                 SyntaxKind::CALL_EXPR => calls.push(node),
                 SyntaxKind::PATH_TYPE => types.push(node),
+                SyntaxKind::PATH_EXPR => uses.push(node),
                 _ => self.forbidden_node(&node),
             }
         }
@@ -105,6 +123,77 @@ impl Checker<'_> {
         for ty in types {
             self.type_availability(&ty, &local);
         }
+        if self.names_are_checkable(root) {
+            for u in uses {
+                self.check_name(&u, &local);
+            }
+        }
+    }
+
+    /// Whether every name the function may refer to is known: its unit is complete, and it
+    /// is not a member of a class with bases or defined outside its class.
+    fn names_are_checkable(&self, root: &SyntaxNode) -> bool {
+        let qualified = ast::Function::cast(root.clone())
+            .and_then(|f| f.name())
+            .is_some_and(|n| n.syntax().children_with_tokens().any(|e| e.kind() == SyntaxKind::COLON2));
+        self.unit_complete && !self.context.member_with_bases && !qualified
+    }
+
+    /// E1401: a name used in an expression that nothing declares.
+    fn check_name(&mut self, node: &SyntaxNode, local: &FxHashSet<String>) {
+        let Some(path) = ast::PathExpr::cast(node.clone()) else { return };
+        if path.is_qualified()
+            || node.children_with_tokens().any(|e| matches!(e.kind(), SyntaxKind::OPERATOR_KW | SyntaxKind::TILDE))
+        {
+            return;
+        }
+        let Some(tok) = path.name() else { return };
+        let name = tok.text();
+        // in a template, a called name may be found by argument-dependent lookup when the
+        // template is instantiated
+        let callee = node.parent().is_some_and(|p| p.kind() == SyntaxKind::CALL_EXPR) && node.prev_sibling().is_none();
+        if callee && self.context.template {
+            return;
+        }
+        if self.is_known(name, local) {
+            return;
+        }
+        let hint = self.closest_name(name, local).map(|n| format!("did you mean `{n}`?"));
+        self.report_range(tok.text_range(), "E1401", format!("`{name}` is not declared"), hint);
+    }
+
+    fn is_known(&self, name: &str, local: &FxHashSet<String>) -> bool {
+        local.contains(name)
+            || self.tree.declared.contains(name)
+            || self.tree.types.contains(name)
+            || self.tree.typedefs.contains_key(name)
+            || !self.lib.lookup(name).is_empty()
+            || msl_syntax::is_library_type_name(name)
+            // names reserved for the implementation (`__builtin_*`, `__metal_*`, `__func__`)
+            || name.starts_with("__")
+    }
+
+    /// The known name closest to `name`, if close enough to be a likely typo.
+    fn closest_name(&self, name: &str, local: &FxHashSet<String>) -> Option<String> {
+        let limit = 2.max(name.len() / 4);
+        let lib_names = self.lib.names().filter(|n| {
+            self.lib
+                .lookup(n)
+                .iter()
+                .any(|e| matches!(e, Entry::Function(_) | Entry::Constant(_) | Entry::EnumMember(..) | Entry::Type(_)))
+        });
+        let mut candidates: Vec<&str> = local.iter().map(|s| s.as_str()).collect();
+        candidates.extend(self.tree.declared.iter().map(|s| s.as_str()));
+        for n in lib_names {
+            candidates.push(n);
+        }
+        candidates
+            .into_iter()
+            .filter(|c| c.len().abs_diff(name.len()) <= limit)
+            .map(|c| (edit_distance(name, c), c))
+            .filter(|(d, _)| *d <= limit)
+            .min()
+            .map(|(_, c)| c.to_string())
     }
 
     // ---- entry points -------------------------------------------------------------------

@@ -215,6 +215,20 @@ pub static CODES: &[CodeInfo] = &[
         bad: "// --std metal3.0\nbfloat b = 1.0bf;",
         good: "// --std metal3.1\nbfloat b = 1.0bf;",
     },
+    CodeInfo {
+        code: "E1401",
+        name: "undeclared-name",
+        severity: Severity::Error,
+        summary: "A name used in an expression that nothing declares",
+        explanation: "The name is not a local variable or parameter of the function, not declared anywhere in \
+                      the file or the headers it includes, and not part of the Metal library. Usually a typo \
+                      (the message suggests the closest known name) or a missing `#include`. The check stays \
+                      silent where it cannot see every declaration: in files that include headers it could not \
+                      find or does not model, in members of classes with base classes, and for calls in \
+                      templates (those may be found when the template is instantiated).",
+        bad: "float4 c = float4(colour.rgb, 1.0f); // declared as `color`",
+        good: "float4 c = float4(color.rgb, 1.0f);",
+    },
 ];
 
 #[cfg(test)]

@@ -288,13 +288,32 @@ fn reparse(
 /// The unit's functions (outside other functions) in file order, with their offsets.
 /// Walks the green tree, which allocates nothing per node.
 pub(crate) fn green_functions(root: &GreenNodeData) -> Vec<(TextSize, &GreenNodeData)> {
+    green_functions_in_context(root).into_iter().map(|(at, node, _)| (at, node)).collect()
+}
+
+/// Where a function is declared: what its unqualified names may refer to besides locals,
+/// globals and the library.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct FunctionContext {
+    /// Inside a template: names may be dependent, calls may find functions by argument-
+    /// dependent lookup when instantiated.
+    pub template: bool,
+    /// A member of a class.
+    pub member: bool,
+    /// A member of a class with base classes (whose members it sees).
+    pub member_with_bases: bool,
+}
+
+/// [`green_functions`], with each function's context.
+pub(crate) fn green_functions_in_context(root: &GreenNodeData) -> Vec<(TextSize, &GreenNodeData, FunctionContext)> {
     let mut out = Vec::new();
-    let mut stack: Vec<(TextSize, &GreenNodeData)> = vec![(TextSize::from(0), root)];
+    let mut stack: Vec<(TextSize, &GreenNodeData, FunctionContext)> =
+        vec![(TextSize::from(0), root, FunctionContext::default())];
     let mut children = Vec::new();
-    while let Some((offset, node)) = stack.pop() {
+    while let Some((offset, node, cx)) = stack.pop() {
         let kind = SyntaxKind::from(node.kind().0);
         if kind == SyntaxKind::FUNCTION {
-            out.push((offset, node));
+            out.push((offset, node, cx));
             continue;
         }
         // functions of the unit are items of the file, of namespaces, classes, templates
@@ -303,11 +322,22 @@ pub(crate) fn green_functions(root: &GreenNodeData) -> Vec<(TextSize, &GreenNode
         if !holds_functions(kind) {
             continue;
         }
+        let mut inner = cx;
+        match kind {
+            SyntaxKind::TEMPLATE_DECL => inner.template = true,
+            SyntaxKind::STRUCT => {
+                inner.member = true;
+                inner.member_with_bases |= node
+                    .children()
+                    .any(|c| c.as_node().is_some_and(|n| SyntaxKind::from(n.kind().0) == SyntaxKind::BASE_CLAUSE));
+            }
+            _ => {}
+        }
         let mut at = offset;
         children.clear();
         for child in node.children() {
             if let NodeOrToken::Node(n) = child {
-                children.push((at, n));
+                children.push((at, n, inner));
             }
             at += child.text_len();
         }
@@ -332,6 +362,13 @@ fn holds_functions(kind: SyntaxKind) -> bool {
             | MEMBER_LIST
             | FRIEND_DECL
     )
+}
+
+/// Whether some header of the unit was not found or is not modelled: its declarations are
+/// unknown, so names that seem undeclared may come from it.
+#[salsa::tracked]
+pub fn unit_incomplete(db: &dyn Db, unit: Unit) -> bool {
+    parse_unit(db, unit).diagnostics().iter().any(|d| matches!(d.code, "W0030" | "E0033" | "E0031" | "E0032"))
 }
 
 /// The declarations of a unit, without function bodies: stable while a body is edited.

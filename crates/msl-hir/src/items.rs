@@ -46,6 +46,7 @@ impl ItemCache {
 pub struct FunctionItem {
     pub name: String,
     pub signature: String,
+    pub context: crate::db::FunctionContext,
 }
 
 impl ItemTree {
@@ -85,10 +86,10 @@ impl ItemTree {
     /// What one node (and everything under it) contributes.
     fn part(green: &GreenNodeData) -> ItemTree {
         let mut t = ItemTree::default();
-        for (_, f) in crate::db::green_functions(green) {
+        for (_, f, context) in crate::db::green_functions_in_context(green) {
             let func = ast::Function::cast(SyntaxNode::new_root(f.to_owned()));
             let name = func.as_ref().and_then(|f| f.name()).map(|n| n.text()).unwrap_or_default();
-            t.functions.push(FunctionItem { name, signature: signature(f) });
+            t.functions.push(FunctionItem { name, signature: signature(f), context });
         }
         let mut stack = vec![green];
         while let Some(node) = stack.pop() {

@@ -22,7 +22,7 @@ pub use checks::{HirDiagnostic, check_function};
 pub use codes::code_info;
 pub use db::{
     Db, DiskFiles, FileSet, FunctionId, FunctionSyntax, ParseCache, RootDatabase, SourceFile, Unit, function_green,
-    functions, item_tree, parse_unit,
+    functions, item_tree, parse_unit, unit_incomplete,
 };
 pub use items::{FunctionItem, ItemCache, ItemTree};
 

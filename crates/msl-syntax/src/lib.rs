@@ -17,6 +17,12 @@ mod syntax_kind;
 pub mod vfs;
 
 pub use line_index::{LineCol, LineIndex};
+
+/// Whether `name` is a type or template of the Metal library that the parser knows
+/// (`float4`, `half3x3`, `packed_float3`, `texture2d`, `int32_t`, ...).
+pub fn is_library_type_name(name: &str) -> bool {
+    parser::is_library_type_name(name)
+}
 pub use parse::{Diagnostic, Origin, Parse, debug_dump, parse_file, parse_text};
 
 pub use config::{MetalVersion, Platform, PpConfig};

@@ -13,6 +13,10 @@ mod types;
 use crate::SyntaxKind::{self, *};
 use crate::pp::Preprocessed;
 pub(crate) use symbols::OwnedScopeOp;
+
+pub(crate) fn is_library_type_name(name: &str) -> bool {
+    matches!(symbols::builtin(name), Some(symbols::Sym::Type | symbols::Sym::Template))
+}
 use symbols::Scopes;
 
 /// Nesting deeper than this (parentheses, braces, declarators, templates, unary chains)
