@@ -44,6 +44,7 @@ pub fn check_function<'db>(db: &'db dyn Db, function: FunctionId<'db>) -> Arc<Ve
         lib: Stdlib::get(),
         context,
         unit_complete: !crate::db::unit_incomplete(db, unit),
+        textures: FxHashMap::default(),
     };
     if let Some(f) = ast::Function::cast(node) {
         cx.function(&f);
@@ -60,6 +61,8 @@ struct Checker<'a> {
     /// Every header of the unit was found and is modelled: what is not declared is
     /// really undeclared.
     unit_complete: bool,
+    /// Parameters of texture type: name to (texture type, access), when both are known.
+    textures: FxHashMap<String, (String, &'static str)>,
     out: Vec<HirDiagnostic>,
 }
 
@@ -89,6 +92,7 @@ impl Checker<'_> {
         if matches!(stage, Some(Stage::Kernel | Stage::Vertex | Stage::Fragment)) {
             self.entry_point(f, stage.unwrap_or(Stage::Kernel));
         }
+        self.textures = self.texture_params(f);
         self.walk_body(f.syntax());
     }
 
@@ -119,6 +123,7 @@ impl Checker<'_> {
         }
         for call in calls {
             self.call_availability(&call, &local);
+            self.texture_call(&call);
         }
         for ty in types {
             self.type_availability(&ty, &local);
@@ -194,6 +199,118 @@ impl Checker<'_> {
             .filter(|(d, _)| *d <= limit)
             .min()
             .map(|(_, c)| c.to_string())
+    }
+
+    // ---- textures ----------------------------------------------------------------------
+
+    /// The function's parameters of texture type whose access is known: written as a
+    /// template argument, or the default (`access::sample`) of the texture types that have
+    /// one. A name declared more than once in the function (shadowed) is left out.
+    fn texture_params(&self, f: &ast::Function) -> FxHashMap<String, (String, &'static str)> {
+        let mut out = FxHashMap::default();
+        let Some(params) = f.param_list() else { return out };
+        let mut counts: FxHashMap<String, usize> = FxHashMap::default();
+        for n in f.syntax().descendants().filter_map(ast::Name::cast).filter_map(|n| n.ident()) {
+            *counts.entry(n.text().to_string()).or_default() += 1;
+        }
+        for p in params.params() {
+            let Some(name) = p.name().map(|n| n.text()) else { continue };
+            if counts.get(&name).copied().unwrap_or(0) != 1 {
+                continue;
+            }
+            if p.declarator().is_some_and(|d| {
+                d.array_suffixes().next().is_some()
+                    || d.ptr_operators()
+                        .any(|o| o.syntax().children_with_tokens().any(|e| e.kind() == SyntaxKind::STAR))
+            }) {
+                continue;
+            }
+            let Some(ast::TypeSpec::Path(path)) = p.decl_specifiers().and_then(|d| d.type_spec()) else { continue };
+            let Some(base) = path.segments().last().map(|t| t.text().to_string()) else { continue };
+            if !(base.starts_with("texture") || base.starts_with("depth"))
+                || self.lib.type_named(&base).is_none()
+                || self.tree.types.contains(&base)
+                || self.tree.typedefs.contains_key(&base)
+            {
+                continue;
+            }
+            let args: Vec<String> = path
+                .template_args()
+                .map(|a| a.args().map(|x| crate::items::compact(x.syntax())).collect())
+                .unwrap_or_default();
+            let access = match args.get(1) {
+                Some(a) => match strip_metal(a).trim_start_matches("access::") {
+                    "sample" => "sample",
+                    "read" => "read",
+                    "write" => "write",
+                    "read_write" => "read_write",
+                    // a template parameter or a macro: unknown
+                    _ => continue,
+                },
+                // multisampled textures and texture buffers default to other accesses
+                None if base.ends_with("_ms") || base.ends_with("_ms_array") || base == "texture_buffer" => continue,
+                None => "sample",
+            };
+            out.insert(name, (base, access));
+        }
+        out
+    }
+
+    /// E1501 (a texture member its access does not allow) and E1502 (sampling without a
+    /// sampler) on `t.member(...)` where `t` is a texture parameter.
+    fn texture_call(&mut self, node: &SyntaxNode) {
+        let Some(call) = ast::CallExpr::cast(node.clone()) else { return };
+        let Some(ast::Expr::Member(member)) = call.callee() else { return };
+        if member.is_arrow() {
+            return;
+        }
+        let Some(ast::Expr::Path(base)) = member.base() else { return };
+        if base.is_qualified() {
+            return;
+        }
+        let Some(var) = base.name() else { return };
+        let Some((ty, access)) = self.textures.get(var.text()).cloned() else { return };
+        let Some(name_tok) = member.member() else { return };
+        let method = name_tok.text();
+        let methods: Vec<&msl_stdlib::Method> = self.lib.method(&ty, method).collect();
+        if methods.is_empty() {
+            return;
+        }
+        let allowed =
+            methods.iter().flat_map(|m| m.overloads).any(|o| o.access.is_empty() || o.access.contains(&access));
+        if !allowed {
+            let mut accesses: Vec<&str> =
+                methods.iter().flat_map(|m| m.overloads).flat_map(|o| o.access.iter().copied()).collect();
+            accesses.sort_unstable();
+            accesses.dedup();
+            let list = accesses.iter().map(|a| format!("`access::{a}`")).collect::<Vec<_>>().join(" or ");
+            self.report_range(
+                name_tok.text_range(),
+                "E1501",
+                format!("`{method}` is not available on `{}`, a `{ty}` with `access::{access}`", var.text()),
+                Some(format!("declare the texture with {list}")),
+            );
+            return;
+        }
+        let samples = matches!(
+            method,
+            "sample"
+                | "sample_compare"
+                | "gather"
+                | "gather_compare"
+                | "sparse_sample"
+                | "sparse_sample_compare"
+                | "sparse_gather"
+                | "sparse_gather_compare"
+        );
+        if samples && call.args().count() < 2 {
+            self.report_range(
+                name_tok.text_range(),
+                "E1502",
+                format!("`{method}` needs a sampler as its first argument, then the coordinate"),
+                Some(format!("pass a `sampler`: `{}.{method}(s, coord)`", var.text())),
+            );
+        }
     }
 
     // ---- entry points -------------------------------------------------------------------

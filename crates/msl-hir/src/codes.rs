@@ -229,6 +229,29 @@ pub static CODES: &[CodeInfo] = &[
         bad: "float4 c = float4(colour.rgb, 1.0f); // declared as `color`",
         good: "float4 c = float4(color.rgb, 1.0f);",
     },
+    CodeInfo {
+        code: "E1501",
+        name: "texture-access",
+        severity: Severity::Error,
+        summary: "A texture member that the texture's access qualifier does not allow",
+        explanation: "A texture's access qualifier (`access::sample`, the default for most texture types, \
+                      `access::read`, `access::write` or `access::read_write`) decides which members exist: \
+                      `sample` and `gather` need `access::sample`, `write` needs `access::write` or \
+                      `access::read_write`, atomics and `fence` need `access::read_write`.",
+        bad: "kernel void k(texture2d<float, access::read> t [[texture(0)]], uint2 p [[thread_position_in_grid]]) {\n    t.write(float4(1), p);\n}",
+        good: "kernel void k(texture2d<float, access::read_write> t [[texture(0)]], uint2 p [[thread_position_in_grid]]) {\n    t.write(float4(1), p);\n}",
+    },
+    CodeInfo {
+        code: "E1502",
+        name: "sample-without-sampler",
+        severity: Severity::Error,
+        summary: "Sampling or gathering from a texture without passing a sampler",
+        explanation: "`sample`, `sample_compare`, `gather` and `gather_compare` take the sampler first and the \
+                      coordinate second. Declare a `sampler` argument (`[[sampler(n)]]`) or a \
+                      `constexpr sampler` in the shader and pass it.",
+        bad: "float4 c = tex.sample(uv);",
+        good: "constexpr sampler s(filter::linear);\nfloat4 c = tex.sample(s, uv);",
+    },
 ];
 
 #[cfg(test)]
