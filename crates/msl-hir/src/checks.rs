@@ -104,6 +104,8 @@ impl Checker<'_> {
         let mut calls: Vec<SyntaxNode> = Vec::new();
         let mut types: Vec<SyntaxNode> = Vec::new();
         let mut uses: Vec<SyntaxNode> = Vec::new();
+        let mut vars: Vec<SyntaxNode> = Vec::new();
+        let mut writes: Vec<SyntaxNode> = Vec::new();
         let mut walk = root.preorder();
         while let Some(event) = walk.next() {
             let WalkEvent::Enter(node) = event else { continue };
@@ -118,9 +120,13 @@ impl Checker<'_> {
                 SyntaxKind::CALL_EXPR => calls.push(node),
                 SyntaxKind::PATH_TYPE => types.push(node),
                 SyntaxKind::PATH_EXPR => uses.push(node),
+                SyntaxKind::VAR_DECL => vars.push(node),
+                SyntaxKind::BIN_EXPR | SyntaxKind::PREFIX_EXPR | SyntaxKind::POSTFIX_EXPR => writes.push(node),
                 _ => self.forbidden_node(&node),
             }
         }
+        self.threadgroup_variables(root, &vars);
+        self.constant_writes(root, &vars, &writes, &local);
         for call in calls {
             self.call_availability(&call, &local);
             self.texture_call(&call);
@@ -199,6 +205,168 @@ impl Checker<'_> {
             .filter(|(d, _)| *d <= limit)
             .min()
             .map(|(_, c)| c.to_string())
+    }
+
+    // ---- address spaces ------------------------------------------------------------------
+
+    /// E1603 (a `threadgroup` variable outside a kernel, mesh or object function) and
+    /// W1604 (a kernel's threadgroup variables over 32 KB).
+    fn threadgroup_variables(&mut self, root: &SyntaxNode, vars: &[SyntaxNode]) {
+        let Some(f) = ast::Function::cast(root.clone()) else { return };
+        let stage = f.stage();
+        let kernel_like =
+            matches!(stage, Some(Stage::Kernel)) || has_stage_attribute(&f, &["kernel", "mesh", "object"]);
+        let mut total: u64 = 0;
+        let mut first: Option<TextRange> = None;
+        for v in vars.iter().filter_map(|n| ast::VarDecl::cast(n.clone())) {
+            let Some(spec) = v.decl_specifiers() else { continue };
+            if !spec.has(SyntaxKind::THREADGROUP_KW) {
+                continue;
+            }
+            for d in v.declarators() {
+                let Some(decl) = d.declarator() else { continue };
+                if decl.ptr_operators().next().is_some() {
+                    // a pointer to threadgroup memory, itself a local variable
+                    continue;
+                }
+                let name = d.name().map(|n| n.text()).unwrap_or_default();
+                if !kernel_like {
+                    self.report(
+                        d.syntax(),
+                        "E1603",
+                        format!("`threadgroup` variable `{name}` declared outside a kernel, mesh or object function"),
+                        Some("declare it in the kernel and pass a `threadgroup` pointer to this function".into()),
+                    );
+                    continue;
+                }
+                if let Some(size) = self.declared_size(&spec, &decl) {
+                    total = total.saturating_add(size);
+                    first.get_or_insert(d.syntax().text_range());
+                }
+            }
+        }
+        if total > 32 * 1024
+            && let Some(range) = first
+        {
+            self.report_range(
+                range,
+                "W1604",
+                format!("the threadgroup variables of this function take {total} bytes, more than 32 KB"),
+                Some(
+                    "most GPUs offer 32 KB of threadgroup memory; the pipeline fails to build above the device limit"
+                        .into(),
+                ),
+            );
+        }
+    }
+
+    /// The size in bytes of a variable of a builtin numeric type (or array of one with
+    /// constant sizes), if known.
+    fn declared_size(&self, spec: &ast::DeclSpecifiers, decl: &ast::Declarator) -> Option<u64> {
+        let ty = match spec.type_spec()? {
+            ast::TypeSpec::Builtin(b) => canonical_keywords(&b.text())?,
+            ast::TypeSpec::Path(p) => {
+                if p.template_args().is_some() {
+                    return None;
+                }
+                let text = p.text();
+                let name = self.tree.resolve_alias(strip_metal(&text));
+                self.numeric_name(name).or_else(|| atomic_name(name))?
+            }
+            _ => return None,
+        };
+        let mut size = numeric_size(&ty)?;
+        for suffix in decl.array_suffixes() {
+            let n = match suffix.size()? {
+                e @ ast::Expr::Literal(_) | e @ ast::Expr::Paren(_) => const_int(&e)?,
+                ast::Expr::Path(p) if !p.is_qualified() => *self.tree.int_constants.get(p.name()?.text())?,
+                _ => return None,
+            };
+            size = size.checked_mul(n)?;
+        }
+        Some(size)
+    }
+
+    /// E1601: writing through a pointer or reference to `constant`, or to a program-scope
+    /// `constant` variable.
+    fn constant_writes(
+        &mut self,
+        root: &SyntaxNode,
+        vars: &[SyntaxNode],
+        writes: &[SyntaxNode],
+        local: &FxHashSet<String>,
+    ) {
+        // how many times each name is declared in the function (shadowing makes it unclear)
+        let mut counts: FxHashMap<String, usize> = FxHashMap::default();
+        for n in root.descendants().filter_map(ast::Name::cast).filter_map(|n| n.ident()) {
+            *counts.entry(n.text().to_string()).or_default() += 1;
+        }
+        // names of constant views declared here: true for references
+        let mut views: FxHashMap<String, bool> = FxHashMap::default();
+        let mut add = |spec: Option<ast::DeclSpecifiers>, decl: Option<ast::Declarator>, name: Option<String>| {
+            let (Some(spec), Some(decl), Some(name)) = (spec, decl, name) else { return };
+            let ops: Vec<ast::PtrOperator> = decl.ptr_operators().collect();
+            let [op] = ops.as_slice() else { return };
+            let space = op.address_space().or_else(|| spec.address_space());
+            if space.is_some_and(|t| t.kind() == SyntaxKind::CONSTANT_KW) {
+                let reference =
+                    op.syntax().children_with_tokens().any(|e| matches!(e.kind(), SyntaxKind::AMP | SyntaxKind::AMP2));
+                views.insert(name, reference);
+            }
+        };
+        if let Some(params) = ast::Function::cast(root.clone()).and_then(|f| f.param_list()) {
+            for p in params.params() {
+                add(p.decl_specifiers(), p.declarator(), p.name().map(|n| n.text()));
+            }
+        }
+        for v in vars.iter().filter_map(|n| ast::VarDecl::cast(n.clone())) {
+            for d in v.declarators() {
+                add(v.decl_specifiers(), d.declarator(), d.name().map(|n| n.text()));
+            }
+        }
+        for w in writes {
+            let target = match ast::Expr::cast(w.clone()) {
+                Some(ast::Expr::Bin(b)) if b.op().is_some_and(|t| is_assignment(t.kind())) => b.lhs(),
+                Some(ast::Expr::Prefix(p))
+                    if p.op().is_some_and(|t| matches!(t.kind(), SyntaxKind::PLUS2 | SyntaxKind::MINUS2)) =>
+                {
+                    p.operand()
+                }
+                Some(ast::Expr::Postfix(p))
+                    if p.op().is_some_and(|t| matches!(t.kind(), SyntaxKind::PLUS2 | SyntaxKind::MINUS2)) =>
+                {
+                    p.operand()
+                }
+                _ => None,
+            };
+            let Some(target) = target else { continue };
+            let Some((name, derefs)) = write_root(&target) else { continue };
+            let declared_here = counts.get(&name).copied().unwrap_or(0);
+            // the written memory is the view's own only with exactly the dereferences of
+            // the view itself; a pointer stored in constant memory may point anywhere
+            let what = if let Some(&reference) = views.get(&name) {
+                if declared_here != 1 || derefs != usize::from(!reference) {
+                    continue;
+                }
+                if reference { "refers to" } else { "points to" }
+            } else if self.tree.constants.contains(&name)
+                && declared_here == 0
+                && !local.contains(&name)
+                && !self.context.member
+                && derefs == 0
+            {
+                "is in"
+            } else {
+                continue;
+            };
+            let verb = if what == "is in" { "assign to" } else { "write through" };
+            self.report(
+                target.syntax(),
+                "E1601",
+                format!("cannot {verb} `{name}`: it {what} the `constant` address space, which is read-only"),
+                Some("write through a `device` pointer, or copy the value into a local variable".into()),
+            );
+        }
     }
 
     // ---- textures ----------------------------------------------------------------------
@@ -733,7 +901,7 @@ fn binding_class(name: &str) -> Option<&'static str> {
 }
 
 /// The value of an integer literal expression (possibly parenthesised), if it is one.
-fn const_int(e: &ast::Expr) -> Option<u64> {
+pub(crate) fn const_int(e: &ast::Expr) -> Option<u64> {
     match e {
         ast::Expr::Literal(l) if l.kind() == Some(ast::LiteralKind::Int) => {
             let text = l.token()?.text().to_ascii_lowercase();
@@ -747,6 +915,91 @@ fn const_int(e: &ast::Expr) -> Option<u64> {
             }
         }
         ast::Expr::Paren(p) => const_int(&p.expr()?),
+        _ => None,
+    }
+}
+
+fn is_assignment(k: SyntaxKind) -> bool {
+    use SyntaxKind::*;
+    matches!(k, EQ | PLUSEQ | MINUSEQ | STAREQ | SLASHEQ | PERCENTEQ | AMPEQ | PIPEEQ | CARETEQ | SHLEQ | SHREQ)
+}
+
+/// The variable an assignment target writes into, and how many times the target
+/// dereferences on the way (indexing, `*`, `->`).
+fn write_root(e: &ast::Expr) -> Option<(String, usize)> {
+    let mut e = e.clone();
+    let mut derefs = 0;
+    loop {
+        e = match e {
+            ast::Expr::Paren(p) => p.expr()?,
+            ast::Expr::Index(i) => {
+                derefs += 1;
+                i.base()?
+            }
+            ast::Expr::Member(m) => {
+                derefs += usize::from(m.is_arrow());
+                m.base()?
+            }
+            ast::Expr::Prefix(p) if p.op().is_some_and(|t| t.kind() == SyntaxKind::STAR) => {
+                derefs += 1;
+                p.operand()?
+            }
+            ast::Expr::Path(p) if !p.is_qualified() => return Some((p.name()?.text().to_string(), derefs)),
+            _ => return None,
+        }
+    }
+}
+
+/// Whether the function carries one of these stage attributes (`[[kernel]]`).
+fn has_stage_attribute(f: &ast::Function, names: &[&str]) -> bool {
+    f.syntax()
+        .children()
+        .filter(|n| n.kind() != SyntaxKind::COMPOUND_STMT)
+        .flat_map(|n| n.descendants())
+        .filter_map(ast::Attribute::cast)
+        .filter_map(|a| a.name())
+        .any(|n| names.contains(&n.as_str()))
+}
+
+/// `atomic_int`, `atomic_uint`, `atomic_float` and `atomic_bool`, as sized types.
+fn atomic_name(name: &str) -> Option<String> {
+    matches!(name, "atomic_int" | "atomic_uint" | "atomic_float" | "atomic_bool").then(|| name.to_string())
+}
+
+/// Size in bytes of a builtin scalar, vector, packed vector, matrix or atomic type.
+fn numeric_size(name: &str) -> Option<u64> {
+    let scalar = |s: &str| -> Option<u64> {
+        Some(match s {
+            "bool" | "char" | "uchar" => 1,
+            "short" | "ushort" | "half" | "bfloat" => 2,
+            "int" | "uint" | "float" => 4,
+            "long" | "ulong" => 8,
+            _ => return None,
+        })
+    };
+    if let Some(atomic) = name.strip_prefix("atomic_") {
+        return Some(if atomic == "bool" { 1 } else { 4 });
+    }
+    if let Some(s) = scalar(name) {
+        return Some(s);
+    }
+    let (packed, rest) = match name.strip_prefix("packed_") {
+        Some(r) => (true, r),
+        None => (false, name),
+    };
+    let digits = rest.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+    let base = &rest[..rest.len() - digits.len()];
+    let elem = scalar(base)?;
+    let dims: Vec<u64> = digits.split('x').map(|d| d.parse().ok()).collect::<Option<_>>()?;
+    let vector = |n: u64| -> Option<u64> {
+        if !(2..=4).contains(&n) {
+            return None;
+        }
+        Some(if packed { elem * n } else { elem * if n == 3 { 4 } else { n } })
+    };
+    match dims.as_slice() {
+        [n] => vector(*n),
+        [cols, rows] if !packed => Some(cols * vector(*rows)?),
         _ => None,
     }
 }

@@ -252,6 +252,40 @@ pub static CODES: &[CodeInfo] = &[
         bad: "float4 c = tex.sample(uv);",
         good: "constexpr sampler s(filter::linear);\nfloat4 c = tex.sample(s, uv);",
     },
+    CodeInfo {
+        code: "E1601",
+        name: "constant-write",
+        severity: Severity::Error,
+        summary: "A write to memory in the read-only `constant` address space",
+        explanation: "Buffers bound as `constant` and program-scope `constant` variables are read-only: \
+                      assigning through a `constant` pointer or reference, or to a `constant` variable, does \
+                      not compile. Moving the pointer itself (`p++`) is fine, and so is writing through a \
+                      `device` pointer that is stored in constant memory (argument buffers).",
+        bad: "kernel void k(constant float *in [[buffer(0)]]) {\n    in[0] = 1.0f;\n}",
+        good: "kernel void k(device float *in [[buffer(0)]]) {\n    in[0] = 1.0f;\n}",
+    },
+    CodeInfo {
+        code: "E1603",
+        name: "threadgroup-variable-placement",
+        severity: Severity::Error,
+        summary: "A `threadgroup` variable declared outside a kernel, mesh or object function",
+        explanation: "Threadgroup memory is allocated per threadgroup when a kernel (or mesh or object \
+                      function) runs, so only those functions can declare `threadgroup` variables. Helpers \
+                      take a `threadgroup` pointer to memory the kernel declared.",
+        bad: "void helper() {\n    threadgroup float scratch[64];\n}",
+        good: "void helper(threadgroup float *scratch) {\n    scratch[0] = 0.0f;\n}",
+    },
+    CodeInfo {
+        code: "W1604",
+        name: "threadgroup-memory-size",
+        severity: Severity::Warning,
+        summary: "A function's threadgroup variables take more than 32 KB",
+        explanation: "Most Apple GPUs provide 32 KB of threadgroup memory per threadgroup (the exact limit is \
+                      a device property). Above the limit the compute pipeline fails to build. The sum counts \
+                      variables of builtin types with sizes known from literals or program-scope constants.",
+        bad: "threadgroup float4 tile[4096]; // 64 KB",
+        good: "threadgroup half4 tile[2048];  // 16 KB",
+    },
 ];
 
 #[cfg(test)]

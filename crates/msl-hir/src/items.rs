@@ -22,6 +22,10 @@ pub struct ItemTree {
     pub declared: FxHashSet<String>,
     /// Names of structs, classes, unions and enums.
     pub types: FxHashSet<String>,
+    /// Program-scope variables in the `constant` address space (not pointers).
+    pub constants: FxHashSet<String>,
+    /// Program-scope integer constants with a literal value (array sizes).
+    pub int_constants: FxHashMap<String, u64>,
 }
 
 /// The item-tree parts of the top-level nodes of each unit's latest parse, by node.
@@ -75,6 +79,10 @@ impl ItemTree {
             }
             t.declared.extend(part.declared.iter().cloned());
             t.types.extend(part.types.iter().cloned());
+            t.constants.extend(part.constants.iter().cloned());
+            for (k, v) in &part.int_constants {
+                t.int_constants.insert(k.clone(), *v);
+            }
             seen.insert(key, (child.to_owned(), part));
         }
         // keep only the current nodes (the map holds them, so their addresses stay theirs)
@@ -125,6 +133,32 @@ impl ItemTree {
                             });
                             if let Some(n) = d.name() {
                                 t.typedefs.insert(n.text(), if plain { target.clone() } else { String::new() });
+                            }
+                        }
+                    }
+                }
+                SyntaxKind::VAR_DECL => {
+                    if let Some(v) = ast::VarDecl::cast(SyntaxNode::new_root(node.to_owned())) {
+                        let spec = v.decl_specifiers();
+                        let in_constant = spec.as_ref().is_some_and(|d| d.has(SyntaxKind::CONSTANT_KW));
+                        let is_const = spec.as_ref().is_some_and(|d| {
+                            d.has(SyntaxKind::CONSTANT_KW)
+                                || d.has(SyntaxKind::CONST_KW)
+                                || d.has(SyntaxKind::CONSTEXPR_KW)
+                        });
+                        for d in v.declarators() {
+                            let Some(name) = d.name().map(|n| n.text()) else { continue };
+                            let plain = d.declarator().is_some_and(|d| d.ptr_operators().next().is_none());
+                            if in_constant && plain {
+                                t.constants.insert(name.clone());
+                            }
+                            let scalar = plain && d.declarator().is_some_and(|d| d.array_suffixes().next().is_none());
+                            if is_const
+                                && scalar
+                                && let Some(value) =
+                                    d.initializer().and_then(|i| i.expr()).and_then(|e| crate::checks::const_int(&e))
+                            {
+                                t.int_constants.insert(name, value);
                             }
                         }
                     }
