@@ -129,6 +129,7 @@ impl Checker<'_> {
         self.constant_writes(root, &vars, &writes, &local);
         for call in calls {
             self.call_availability(&call, &local);
+            self.call_arity(&call, &local);
             self.texture_call(&call);
         }
         for ty in types {
@@ -367,6 +368,71 @@ impl Checker<'_> {
                 Some("write through a `device` pointer, or copy the value into a local variable".into()),
             );
         }
+    }
+
+    // ---- library calls -------------------------------------------------------------------
+
+    /// E1402: a library function called with a number of arguments none of its overloads
+    /// takes (the unit does not declare a function of that name itself).
+    fn call_arity(&mut self, node: &SyntaxNode, local: &FxHashSet<String>) {
+        let Some(call) = ast::CallExpr::cast(node.clone()) else { return };
+        let Some(ast::Expr::Path(path)) = call.callee() else { return };
+        let Some(name_tok) = path.name() else { return };
+        let name = name_tok.text();
+        let text = path.text();
+        if path.is_qualified() && !matches!(strip_metal(&text).rsplit_once("::"), None | Some(("fast" | "precise", _)))
+        {
+            return;
+        }
+        if local.contains(name) || self.tree.declared.contains(name) || self.tree.types.contains(name) {
+            return;
+        }
+        // a type of the same name makes the call a construction; enumerators and members
+        // of the same name cannot be called
+        let entries = self.lib.lookup(name);
+        if !entries.iter().any(|e| matches!(e, Entry::Function(_)))
+            || entries.iter().any(|e| matches!(e, Entry::Type(_)))
+        {
+            return;
+        }
+        // argument packs expand to any number of arguments
+        if call.args().any(|a| matches!(a, ast::Expr::Pack(_))) {
+            return;
+        }
+        let given = call.args().count();
+        let mut ranges: Vec<(usize, usize)> = Vec::new();
+        let mut sigs: Vec<&'static str> = Vec::new();
+        for f in self.lib.functions(name) {
+            for o in f.overloads {
+                let Some(range) = arity(o.sig, name) else { return };
+                ranges.push(range);
+                sigs.push(o.sig);
+            }
+        }
+        if ranges.is_empty() || ranges.iter().any(|&(lo, hi)| (lo..=hi).contains(&given)) {
+            return;
+        }
+        let mut counts: Vec<usize> = ranges.iter().flat_map(|&(lo, hi)| lo..=hi.min(lo + 8)).collect();
+        counts.sort_unstable();
+        counts.dedup();
+        let expected = match counts.as_slice() {
+            [one] => format!("{one} argument{}", if *one == 1 { "" } else { "s" }),
+            many => {
+                let (last, rest) = many.split_last().expect("at least two counts");
+                format!("{} or {last} arguments", rest.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(", "))
+            }
+        };
+        let closest = sigs
+            .iter()
+            .zip(&ranges)
+            .min_by_key(|(_, (lo, hi))| if given < *lo { lo - given } else { given.saturating_sub(*hi) })
+            .map(|(s, _)| *s);
+        self.report_range(
+            name_tok.text_range(),
+            "E1402",
+            format!("`{name}` takes {expected}, but {given} {} given", if given == 1 { "was" } else { "were" }),
+            closest.map(|s| format!("for example `{s}`")),
+        );
     }
 
     // ---- textures ----------------------------------------------------------------------
@@ -917,6 +983,35 @@ pub(crate) fn const_int(e: &ast::Expr) -> Option<u64> {
         ast::Expr::Paren(p) => const_int(&p.expr()?),
         _ => None,
     }
+}
+
+/// The least and greatest number of arguments a signature accepts (`usize::MAX` for a
+/// variadic one), from the parameter list after `name(`.
+fn arity(sig: &str, name: &str) -> Option<(usize, usize)> {
+    let at = sig.match_indices(name).map(|(i, _)| i + name.len()).find(|&i| sig[i..].starts_with('('))?;
+    let list = &sig[at + 1..];
+    let mut depth = 0i32;
+    let mut params: Vec<String> = vec![String::new()];
+    for c in list.chars() {
+        match c {
+            '(' | '<' | '[' => depth += 1,
+            ')' if depth == 0 => break,
+            ')' | '>' | ']' => depth -= 1,
+            ',' if depth == 0 => {
+                params.push(String::new());
+                continue;
+            }
+            _ => {}
+        }
+        if let Some(last) = params.last_mut() {
+            last.push(c);
+        }
+    }
+    let params: Vec<&str> = params.iter().map(|p| p.trim()).filter(|p| !p.is_empty() && *p != "void").collect();
+    let variadic = params.last().is_some_and(|p| p.ends_with("..."));
+    let fixed = params.len() - usize::from(variadic);
+    let defaults = params.iter().filter(|p| p.contains('=')).count();
+    Some((fixed - defaults.min(fixed), if variadic { usize::MAX } else { fixed }))
 }
 
 fn is_assignment(k: SyntaxKind) -> bool {

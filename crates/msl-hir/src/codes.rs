@@ -230,6 +230,18 @@ pub static CODES: &[CodeInfo] = &[
         good: "float4 c = float4(color.rgb, 1.0f);",
     },
     CodeInfo {
+        code: "E1402",
+        name: "library-call-arity",
+        severity: Severity::Error,
+        summary: "A library function called with a number of arguments none of its overloads takes",
+        explanation: "The count is compared with every overload of the Metal library function (parameters \
+                      with default values may be left out). A file that declares its own function of the same \
+                      name is left alone, since its overloads take part too. The message shows a signature \
+                      close to the call.",
+        bad: "float c = clamp(x, 0.0f);",
+        good: "float c = clamp(x, 0.0f, 1.0f);",
+    },
+    CodeInfo {
         code: "E1501",
         name: "texture-access",
         severity: Severity::Error,
