@@ -384,7 +384,13 @@ impl Checker<'_> {
         {
             return;
         }
-        if local.contains(name) || self.tree.declared.contains(name) || self.tree.types.contains(name) {
+        if local.contains(name) || self.tree.types.contains(name) || self.tree.typedefs.contains_key(name) {
+            return;
+        }
+        if self.tree.declared.contains(name) {
+            if self.lib.lookup(name).is_empty() && !path.is_qualified() {
+                self.user_call_arity(&call, &name_tok);
+            }
             return;
         }
         // a type of the same name makes the call a construction; enumerators and members
@@ -432,6 +438,47 @@ impl Checker<'_> {
             "E1402",
             format!("`{name}` takes {expected}, but {given} {} given", if given == 1 { "was" } else { "were" }),
             closest.map(|s| format!("for example `{s}`")),
+        );
+    }
+
+    /// E1403: a call to a function of the unit with a number of arguments none of the
+    /// unit's functions of that name takes. Only when every declaration of the name is a
+    /// function and every header of the unit is known.
+    fn user_call_arity(&mut self, call: &ast::CallExpr, name_tok: &msl_syntax::SyntaxToken) {
+        let name = name_tok.text();
+        if !self.unit_complete || self.context.member_with_bases || self.tree.value_names.contains(name) {
+            return;
+        }
+        if call.args().any(|a| matches!(a, ast::Expr::Pack(_))) {
+            return;
+        }
+        let overloads: Vec<&crate::FunctionItem> =
+            self.tree.functions.iter().filter(|f| f.name.rsplit("::").next() == Some(name)).collect();
+        if overloads.is_empty() {
+            return;
+        }
+        let given = call.args().count();
+        if overloads.iter().any(|f| (f.arity.0..=f.arity.1).contains(&given)) {
+            return;
+        }
+        let mut counts: Vec<usize> = overloads.iter().flat_map(|f| f.arity.0..=f.arity.1.min(f.arity.0 + 8)).collect();
+        counts.sort_unstable();
+        counts.dedup();
+        let expected = match counts.as_slice() {
+            [one] => format!("{one} argument{}", if *one == 1 { "" } else { "s" }),
+            many => {
+                let (last, rest) = many.split_last().expect("at least two counts");
+                format!("{} or {last} arguments", rest.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(", "))
+            }
+        };
+        // in a template the call is only compiled when the template is instantiated (and
+        // argument-dependent lookup may then find other overloads): a warning
+        let code = if self.context.template { "W1404" } else { "E1403" };
+        self.report_range(
+            name_tok.text_range(),
+            code,
+            format!("`{name}` takes {expected}, but {given} {} given", if given == 1 { "was" } else { "were" }),
+            overloads.first().map(|f| format!("declared as `{}`", f.signature.trim())),
         );
     }
 

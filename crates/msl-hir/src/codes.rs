@@ -242,6 +242,30 @@ pub static CODES: &[CodeInfo] = &[
         good: "float c = clamp(x, 0.0f, 1.0f);",
     },
     CodeInfo {
+        code: "E1403",
+        name: "call-arity",
+        severity: Severity::Error,
+        summary: "A function of the file called with a number of arguments none of its declarations takes",
+        explanation: "Every function of that name declared in the file and its headers (parameters with \
+                      default values may be left out) is compared with the call. Names that are also \
+                      variables, fields or template parameters, and files whose headers are not all known, \
+                      are left alone.",
+        bad: "float area(float w, float h) { return w * h; }\nfloat a = area(2.0f);",
+        good: "float area(float w, float h) { return w * h; }\nfloat a = area(2.0f, 3.0f);",
+    },
+    CodeInfo {
+        code: "W1404",
+        name: "template-call-arity",
+        severity: Severity::Warning,
+        summary: "A call in a template with a number of arguments no function of that name takes",
+        explanation: "Calls in templates are compiled when the template is instantiated, so a template that \
+                      is never instantiated builds even with this call; once it is, the call fails unless \
+                      argument-dependent lookup finds an overload declared elsewhere. Usually a leftover \
+                      from a change of the callee's parameters.",
+        bad: "template <typename T> void g(T x) { helper(x, x); } // helper takes one argument",
+        good: "template <typename T> void g(T x) { helper(x); }",
+    },
+    CodeInfo {
         code: "E1501",
         name: "texture-access",
         severity: Severity::Error,

@@ -26,6 +26,9 @@ pub struct ItemTree {
     pub constants: FxHashSet<String>,
     /// Program-scope integer constants with a literal value (array sizes).
     pub int_constants: FxHashMap<String, u64>,
+    /// Names declared as something other than a function: variables, fields, template
+    /// parameters, enumerators.
+    pub value_names: FxHashSet<String>,
 }
 
 /// The item-tree parts of the top-level nodes of each unit's latest parse, by node.
@@ -51,6 +54,8 @@ pub struct FunctionItem {
     pub name: String,
     pub signature: String,
     pub context: crate::db::FunctionContext,
+    /// The least and greatest number of arguments it takes (`usize::MAX`: variadic).
+    pub arity: (usize, usize),
 }
 
 impl ItemTree {
@@ -80,6 +85,7 @@ impl ItemTree {
             t.declared.extend(part.declared.iter().cloned());
             t.types.extend(part.types.iter().cloned());
             t.constants.extend(part.constants.iter().cloned());
+            t.value_names.extend(part.value_names.iter().cloned());
             for (k, v) in &part.int_constants {
                 t.int_constants.insert(k.clone(), *v);
             }
@@ -97,7 +103,8 @@ impl ItemTree {
         for (_, f, context) in crate::db::green_functions_in_context(green) {
             let func = ast::Function::cast(SyntaxNode::new_root(f.to_owned()));
             let name = func.as_ref().and_then(|f| f.name()).map(|n| n.text()).unwrap_or_default();
-            t.functions.push(FunctionItem { name, signature: signature(f), context });
+            let arity = func.as_ref().and_then(|f| f.param_list()).map(|l| params_arity(&l)).unwrap_or((0, usize::MAX));
+            t.functions.push(FunctionItem { name, signature: signature(f), context, arity });
         }
         let mut stack = vec![green];
         while let Some(node) = stack.pop() {
@@ -135,6 +142,24 @@ impl ItemTree {
                                 t.typedefs.insert(n.text(), if plain { target.clone() } else { String::new() });
                             }
                         }
+                    }
+                }
+                SyntaxKind::INIT_DECLARATOR
+                | SyntaxKind::TYPE_PARAM
+                | SyntaxKind::NON_TYPE_PARAM
+                | SyntaxKind::TEMPLATE_TEMPLATE_PARAM
+                | SyntaxKind::ENUMERATOR => {
+                    let name = node.children().filter_map(|c| c.into_node()).find_map(|c| {
+                        match SyntaxKind::from(c.kind().0) {
+                            SyntaxKind::NAME => Some(c),
+                            SyntaxKind::DECLARATOR => {
+                                c.children().filter_map(|d| d.into_node()).find(|d| is(d, SyntaxKind::NAME))
+                            }
+                            _ => None,
+                        }
+                    });
+                    if let Some(ident) = name.and_then(name_ident) {
+                        t.value_names.insert(ident.to_string());
                     }
                 }
                 SyntaxKind::VAR_DECL => {
@@ -194,6 +219,24 @@ impl ItemTree {
         }
         ""
     }
+}
+
+/// The least and greatest number of arguments a parameter list accepts.
+fn params_arity(list: &ast::ParamList) -> (usize, usize) {
+    let params: Vec<ast::Param> = list.params().collect();
+    // `(void)`
+    if let [only] = params.as_slice()
+        && only.declarator().is_none()
+        && only.decl_specifiers().is_some_and(|d| d.has(SyntaxKind::VOID_KW))
+    {
+        return (0, 0);
+    }
+    let pack = params.iter().any(|p| p.syntax().descendants_with_tokens().any(|e| e.kind() == SyntaxKind::DOT3));
+    if pack || list.is_variadic() {
+        return (params.iter().filter(|p| p.default_value().is_none()).count().saturating_sub(1), usize::MAX);
+    }
+    let defaults = params.iter().filter(|p| p.default_value().is_some()).count();
+    (params.len() - defaults, params.len())
 }
 
 fn is(node: &GreenNodeData, kind: SyntaxKind) -> bool {
