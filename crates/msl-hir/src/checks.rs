@@ -106,6 +106,7 @@ impl Checker<'_> {
         let mut uses: Vec<SyntaxNode> = Vec::new();
         let mut vars: Vec<SyntaxNode> = Vec::new();
         let mut writes: Vec<SyntaxNode> = Vec::new();
+        let mut members: Vec<SyntaxNode> = Vec::new();
         let mut walk = root.preorder();
         while let Some(event) = walk.next() {
             let WalkEvent::Enter(node) = event else { continue };
@@ -121,11 +122,13 @@ impl Checker<'_> {
                 SyntaxKind::PATH_TYPE => types.push(node),
                 SyntaxKind::PATH_EXPR => uses.push(node),
                 SyntaxKind::VAR_DECL => vars.push(node),
+                SyntaxKind::MEMBER_EXPR => members.push(node),
                 SyntaxKind::BIN_EXPR | SyntaxKind::PREFIX_EXPR | SyntaxKind::POSTFIX_EXPR => writes.push(node),
                 _ => self.forbidden_node(&node),
             }
         }
         self.threadgroup_variables(root, &vars);
+        self.swizzles(root, &vars, &members);
         self.constant_writes(root, &vars, &writes, &local);
         for call in calls {
             self.call_availability(&call, &local);
@@ -206,6 +209,94 @@ impl Checker<'_> {
             .filter(|(d, _)| *d <= limit)
             .min()
             .map(|(_, c)| c.to_string())
+    }
+
+    // ---- vectors -------------------------------------------------------------------------
+
+    /// E1701: component selections (`v.xyz`) on variables of builtin vector type: only
+    /// the vector's components, from one of the sets `xyzw` and `rgba`, at most four, none
+    /// twice when written, and never the operand of `&`.
+    fn swizzles(&mut self, root: &SyntaxNode, vars: &[SyntaxNode], members: &[SyntaxNode]) {
+        let mut counts: FxHashMap<String, usize> = FxHashMap::default();
+        for n in root.descendants().filter_map(ast::Name::cast).filter_map(|n| n.ident()) {
+            *counts.entry(n.text().to_string()).or_default() += 1;
+        }
+        // variables of builtin vector type declared once in the function: name to type,
+        // size and where the name is visible (locals: from the declaration to the end of
+        // the enclosing block)
+        let mut vectors: FxHashMap<String, (String, usize, Option<Visibility>)> = FxHashMap::default();
+        let mut note =
+            |spec: Option<ast::DeclSpecifiers>, decl: Option<ast::Declarator>, name: Option<String>, local: bool| {
+                let (Some(spec), Some(decl), Some(name)) = (spec, decl, name) else { return };
+                if counts.get(&name).copied() != Some(1)
+                    || decl.ptr_operators().next().is_some()
+                    || decl.array_suffixes().next().is_some()
+                {
+                    return;
+                }
+                let ty = match spec.type_spec() {
+                    Some(ast::TypeSpec::Path(p)) if p.template_args().is_none() => {
+                        let text = p.text();
+                        self.numeric_name(self.tree.resolve_alias(strip_metal(&text)))
+                    }
+                    _ => None,
+                };
+                let visibility = if local {
+                    let Some(v) = visibility_of(decl.syntax()) else { return };
+                    Some(v)
+                } else {
+                    None
+                };
+                if let Some(ty) = ty
+                    && let Some(n) = vector_size(&ty)
+                {
+                    vectors.insert(name, (ty, n, visibility));
+                }
+            };
+        if let Some(params) = ast::Function::cast(root.clone()).and_then(|f| f.param_list()) {
+            for p in params.params() {
+                note(p.decl_specifiers(), p.declarator(), p.name().map(|n| n.text()), false);
+            }
+        }
+        for v in vars.iter().filter_map(|n| ast::VarDecl::cast(n.clone())) {
+            for d in v.declarators() {
+                note(v.decl_specifiers(), d.declarator(), d.name().map(|n| n.text()), true);
+            }
+        }
+        if vectors.is_empty() {
+            return;
+        }
+        for m in members.iter().filter_map(|n| ast::MemberExpr::cast(n.clone())) {
+            if m.is_arrow() || m.template_args().is_some() {
+                continue;
+            }
+            let Some(ast::Expr::Path(base)) = m.base() else { continue };
+            if base.is_qualified() {
+                continue;
+            }
+            let Some(var) = base.name() else { continue };
+            let Some((ty, size, visibility)) = vectors.get(var.text()).cloned() else { continue };
+            if visibility.is_some_and(|v| !v.covers(m.syntax().text_range())) {
+                continue;
+            }
+            let Some(tok) = m.member() else { continue };
+            let written = is_written(m.syntax());
+            let addressed = m
+                .syntax()
+                .parent()
+                .and_then(ast::PrefixExpr::cast)
+                .is_some_and(|p| p.op().is_some_and(|t| t.kind() == SyntaxKind::AMP));
+            if let Err(message) = check_swizzle(tok.text(), &ty, size, written, addressed) {
+                let hint = match message.1 {
+                    SwizzleProblem::Range => Some(format!("`{ty}` has {}", component_list(size))),
+                    SwizzleProblem::Mixed => Some("use one set: `.xyzw` or `.rgba`".into()),
+                    SwizzleProblem::Duplicate => Some("write each component once".into()),
+                    SwizzleProblem::Address => Some("copy the components into a variable and take its address".into()),
+                    SwizzleProblem::Length | SwizzleProblem::Unknown => None,
+                };
+                self.report_range(tok.text_range(), "E1701", message.0, hint);
+            }
+        }
     }
 
     // ---- address spaces ------------------------------------------------------------------
@@ -303,26 +394,35 @@ impl Checker<'_> {
             *counts.entry(n.text().to_string()).or_default() += 1;
         }
         // names of constant views declared here: true for references
-        let mut views: FxHashMap<String, bool> = FxHashMap::default();
-        let mut add = |spec: Option<ast::DeclSpecifiers>, decl: Option<ast::Declarator>, name: Option<String>| {
+        let mut views: FxHashMap<String, (bool, Option<Visibility>)> = FxHashMap::default();
+        let mut add = |spec: Option<ast::DeclSpecifiers>,
+                       decl: Option<ast::Declarator>,
+                       name: Option<String>,
+                       local: bool| {
             let (Some(spec), Some(decl), Some(name)) = (spec, decl, name) else { return };
+            let visibility = if local {
+                let Some(v) = visibility_of(decl.syntax()) else { return };
+                Some(v)
+            } else {
+                None
+            };
             let ops: Vec<ast::PtrOperator> = decl.ptr_operators().collect();
             let [op] = ops.as_slice() else { return };
             let space = op.address_space().or_else(|| spec.address_space());
             if space.is_some_and(|t| t.kind() == SyntaxKind::CONSTANT_KW) {
                 let reference =
                     op.syntax().children_with_tokens().any(|e| matches!(e.kind(), SyntaxKind::AMP | SyntaxKind::AMP2));
-                views.insert(name, reference);
+                views.insert(name, (reference, visibility));
             }
         };
         if let Some(params) = ast::Function::cast(root.clone()).and_then(|f| f.param_list()) {
             for p in params.params() {
-                add(p.decl_specifiers(), p.declarator(), p.name().map(|n| n.text()));
+                add(p.decl_specifiers(), p.declarator(), p.name().map(|n| n.text()), false);
             }
         }
         for v in vars.iter().filter_map(|n| ast::VarDecl::cast(n.clone())) {
             for d in v.declarators() {
-                add(v.decl_specifiers(), d.declarator(), d.name().map(|n| n.text()));
+                add(v.decl_specifiers(), d.declarator(), d.name().map(|n| n.text()), true);
             }
         }
         for w in writes {
@@ -345,8 +445,11 @@ impl Checker<'_> {
             let declared_here = counts.get(&name).copied().unwrap_or(0);
             // the written memory is the view's own only with exactly the dereferences of
             // the view itself; a pointer stored in constant memory may point anywhere
-            let what = if let Some(&reference) = views.get(&name) {
-                if declared_here != 1 || derefs != usize::from(!reference) {
+            let what = if let Some(&(reference, visibility)) = views.get(&name) {
+                if declared_here != 1
+                    || derefs != usize::from(!reference)
+                    || visibility.is_some_and(|v| !v.covers(target.syntax().text_range()))
+                {
                     continue;
                 }
                 if reference { "refers to" } else { "points to" }
@@ -1029,6 +1132,128 @@ pub(crate) fn const_int(e: &ast::Expr) -> Option<u64> {
         }
         ast::Expr::Paren(p) => const_int(&p.expr()?),
         _ => None,
+    }
+}
+
+/// Where a local variable can be named: after its declarator, to the end of the block
+/// (or statement) that declares it.
+#[derive(Debug, Clone, Copy)]
+struct Visibility {
+    from: msl_syntax::TextSize,
+    scope: TextRange,
+}
+
+impl Visibility {
+    fn covers(&self, range: TextRange) -> bool {
+        range.start() >= self.from && self.scope.contains_range(range)
+    }
+}
+
+fn visibility_of(declarator: &SyntaxNode) -> Option<Visibility> {
+    let scope = declarator.ancestors().find(|a| {
+        matches!(
+            a.kind(),
+            SyntaxKind::COMPOUND_STMT
+                | SyntaxKind::FOR_STMT
+                | SyntaxKind::RANGE_FOR_STMT
+                | SyntaxKind::IF_STMT
+                | SyntaxKind::WHILE_STMT
+                | SyntaxKind::SWITCH_STMT
+                | SyntaxKind::LAMBDA_EXPR
+        )
+    })?;
+    Some(Visibility { from: declarator.text_range().end(), scope: scope.text_range() })
+}
+
+/// The number of components of a builtin vector type name (`float3`, `packed_half4`).
+fn vector_size(ty: &str) -> Option<usize> {
+    let digits = ty.trim_start_matches(|c: char| !c.is_ascii_digit());
+    if digits.contains('x') {
+        return None;
+    }
+    let n: usize = digits.parse().ok()?;
+    (2..=4).contains(&n).then_some(n)
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SwizzleProblem {
+    Unknown,
+    Mixed,
+    Range,
+    Length,
+    Duplicate,
+    Address,
+}
+
+/// Checks a component selection on a vector of `size` components.
+fn check_swizzle(
+    name: &str,
+    ty: &str,
+    size: usize,
+    written: bool,
+    addressed: bool,
+) -> Result<(), (String, SwizzleProblem)> {
+    const XYZW: &str = "xyzw";
+    const RGBA: &str = "rgba";
+    let in_set = |set: &str| name.chars().all(|c| set.contains(c));
+    let set = if in_set(XYZW) {
+        XYZW
+    } else if in_set(RGBA) {
+        RGBA
+    } else if name.chars().all(|c| XYZW.contains(c) || RGBA.contains(c)) {
+        return Err((format!("`.{name}` mixes the `xyzw` and `rgba` component names"), SwizzleProblem::Mixed));
+    } else {
+        return Err((format!("`{ty}` has no member `{name}`"), SwizzleProblem::Unknown));
+    };
+    if name.len() > 4 {
+        return Err((
+            format!("`.{name}` selects {} components; a selection has at most 4", name.len()),
+            SwizzleProblem::Length,
+        ));
+    }
+    if let Some(c) = name.chars().find(|&c| set.find(c).is_some_and(|i| i >= size)) {
+        return Err((format!("`{ty}` has no component `{c}`"), SwizzleProblem::Range));
+    }
+    if written && name.len() > 1 {
+        let mut seen = String::new();
+        for c in name.chars() {
+            if seen.contains(c) {
+                return Err((format!("`.{name}` assigns component `{c}` twice"), SwizzleProblem::Duplicate));
+            }
+            seen.push(c);
+        }
+    }
+    if addressed && name.len() > 1 {
+        return Err(("cannot take the address of a component selection".into(), SwizzleProblem::Address));
+    }
+    Ok(())
+}
+
+/// `x, y and z` for a vector of three components.
+fn component_list(size: usize) -> String {
+    let names: Vec<String> = "xyzw".chars().take(size).map(|c| c.to_string()).collect();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("components {} and {last}", rest.join(", ")),
+        _ => "one component".into(),
+    }
+}
+
+/// Whether an expression is assigned to (the left side of `=` or a compound assignment,
+/// or the operand of `++`/`--`).
+fn is_written(node: &SyntaxNode) -> bool {
+    let Some(parent) = node.parent() else { return false };
+    match ast::Expr::cast(parent) {
+        Some(ast::Expr::Bin(b)) => {
+            b.op().is_some_and(|t| is_assignment(t.kind())) && b.lhs().is_some_and(|l| l.syntax() == node)
+        }
+        Some(ast::Expr::Prefix(p)) => {
+            p.op().is_some_and(|t| matches!(t.kind(), SyntaxKind::PLUS2 | SyntaxKind::MINUS2))
+        }
+        Some(ast::Expr::Postfix(p)) => {
+            p.op().is_some_and(|t| matches!(t.kind(), SyntaxKind::PLUS2 | SyntaxKind::MINUS2))
+        }
+        Some(ast::Expr::Paren(_)) => node.parent().is_some_and(|p| is_written(&p)),
+        _ => false,
     }
 }
 

@@ -289,6 +289,18 @@ pub static CODES: &[CodeInfo] = &[
         good: "constexpr sampler s(filter::linear);\nfloat4 c = tex.sample(s, uv);",
     },
     CodeInfo {
+        code: "E1701",
+        name: "invalid-swizzle",
+        severity: Severity::Error,
+        summary: "A component selection that the vector does not allow",
+        explanation: "Vector components are selected with letters from one set, `xyzw` or `rgba`, never \
+                      both in one selection; only the vector's own components (a `float2` has `x` and `y`), \
+                      at most four at a time; a selection that is assigned to may not name a component \
+                      twice; and a selection of several components has no address.",
+        bad: "float2 uv;\nfloat z = uv.z;\nc.xx = float2(1.0f);",
+        good: "float3 uvw;\nfloat z = uvw.z;\nc.xy = float2(1.0f);",
+    },
+    CodeInfo {
         code: "E1601",
         name: "constant-write",
         severity: Severity::Error,
