@@ -128,7 +128,9 @@ impl Checker<'_> {
             }
         }
         self.threadgroup_variables(root, &vars);
-        self.swizzles(root, &vars, &members);
+        let typed = self.typed_locals(root, &vars);
+        self.swizzles(&typed, &members);
+        self.conversions(root, &typed, &vars, &writes);
         self.constant_writes(root, &vars, &writes, &local);
         for call in calls {
             self.call_availability(&call, &local);
@@ -213,18 +215,14 @@ impl Checker<'_> {
 
     // ---- vectors -------------------------------------------------------------------------
 
-    /// E1701: component selections (`v.xyz`) on variables of builtin vector type: only
-    /// the vector's components, from one of the sets `xyzw` and `rgba`, at most four, none
-    /// twice when written, and never the operand of `&`.
-    fn swizzles(&mut self, root: &SyntaxNode, vars: &[SyntaxNode], members: &[SyntaxNode]) {
+    /// Parameters and locals of builtin scalar, vector and matrix types, declared once in
+    /// the function.
+    fn typed_locals(&self, root: &SyntaxNode, vars: &[SyntaxNode]) -> TypedLocals {
         let mut counts: FxHashMap<String, usize> = FxHashMap::default();
         for n in root.descendants().filter_map(ast::Name::cast).filter_map(|n| n.ident()) {
             *counts.entry(n.text().to_string()).or_default() += 1;
         }
-        // variables of builtin vector type declared once in the function: name to type,
-        // size and where the name is visible (locals: from the declaration to the end of
-        // the enclosing block)
-        let mut vectors: FxHashMap<String, (String, usize, Option<Visibility>)> = FxHashMap::default();
+        let mut out = TypedLocals::default();
         let mut note =
             |spec: Option<ast::DeclSpecifiers>, decl: Option<ast::Declarator>, name: Option<String>, local: bool| {
                 let (Some(spec), Some(decl), Some(name)) = (spec, decl, name) else { return };
@@ -234,24 +232,14 @@ impl Checker<'_> {
                 {
                     return;
                 }
-                let ty = match spec.type_spec() {
-                    Some(ast::TypeSpec::Path(p)) if p.template_args().is_none() => {
-                        let text = p.text();
-                        self.numeric_name(self.tree.resolve_alias(strip_metal(&text)))
-                    }
-                    _ => None,
-                };
+                let Some(ty) = self.spec_ty(&spec) else { return };
                 let visibility = if local {
                     let Some(v) = visibility_of(decl.syntax()) else { return };
                     Some(v)
                 } else {
                     None
                 };
-                if let Some(ty) = ty
-                    && let Some(n) = vector_size(&ty)
-                {
-                    vectors.insert(name, (ty, n, visibility));
-                }
+                out.vars.insert(name, (ty, visibility));
             };
         if let Some(params) = ast::Function::cast(root.clone()).and_then(|f| f.param_list()) {
             for p in params.params() {
@@ -263,7 +251,199 @@ impl Checker<'_> {
                 note(v.decl_specifiers(), d.declarator(), d.name().map(|n| n.text()), true);
             }
         }
-        if vectors.is_empty() {
+        out
+    }
+
+    /// The builtin numeric type named by declaration specifiers, if it is one.
+    fn spec_ty(&self, spec: &ast::DeclSpecifiers) -> Option<Ty> {
+        match spec.type_spec()? {
+            ast::TypeSpec::Builtin(b) => Ty::parse(&canonical_keywords(&b.text())?),
+            ast::TypeSpec::Path(p) if p.template_args().is_none() => self.named_ty(&p.text()),
+            _ => None,
+        }
+    }
+
+    /// The builtin numeric type a type name stands for (following the unit's aliases).
+    fn named_ty(&self, text: &str) -> Option<Ty> {
+        let name = self.tree.resolve_alias(strip_metal(text));
+        if let Some(n) = self.numeric_name(name) {
+            return Ty::parse(&n);
+        }
+        // matrices
+        if self.tree.types.contains(name) || self.tree.typedefs.contains_key(name) {
+            return None;
+        }
+        let t = self.lib.type_named(name)?;
+        (t.kind == "matrix").then(|| Ty::parse(t.name)).flatten()
+    }
+
+    /// The type of an expression, where it follows from builtin types alone.
+    fn expr_ty(&self, e: &ast::Expr, locals: &TypedLocals) -> Option<Ty> {
+        match e {
+            ast::Expr::Literal(l) => {
+                let tok = l.token()?;
+                let text = tok.text().to_ascii_lowercase();
+                match l.kind()? {
+                    ast::LiteralKind::Bool => Some(Ty::Scalar("bool".into())),
+                    ast::LiteralKind::Float => {
+                        let hex = text.starts_with("0x");
+                        Some(Ty::Scalar(
+                            if text.ends_with("bf") {
+                                "bfloat"
+                            } else if text.ends_with('h') {
+                                "half"
+                            } else if text.ends_with('f') && !(hex && !text.contains('p')) {
+                                "float"
+                            } else {
+                                return None;
+                            }
+                            .into(),
+                        ))
+                    }
+                    ast::LiteralKind::Int => {
+                        let suffix: String = text.chars().rev().take_while(|c| matches!(c, 'u' | 'l')).collect();
+                        Some(Ty::Scalar(
+                            match (suffix.contains('u'), suffix.contains('l')) {
+                                (false, false) => "int",
+                                (true, false) => "uint",
+                                (false, true) => "long",
+                                (true, true) => "ulong",
+                            }
+                            .into(),
+                        ))
+                    }
+                    _ => None,
+                }
+            }
+            ast::Expr::Path(p) if !p.is_qualified() => locals.get(p.name()?.text(), p.syntax().text_range()),
+            ast::Expr::Paren(p) => self.expr_ty(&p.expr()?, locals),
+            // `float3(...)`: a type name called like a function
+            ast::Expr::Call(c) => {
+                let Some(ast::Expr::Path(p)) = c.callee() else { return None };
+                let text = p.text();
+                if p.template_args().is_some() || !(text == strip_metal(&text) || text.starts_with("metal::")) {
+                    return None;
+                }
+                let name = p.name()?;
+                if locals.vars.contains_key(name.text()) || self.tree.declared.contains(name.text()) {
+                    return None;
+                }
+                self.named_ty(&text)
+            }
+            ast::Expr::Construct(c) => {
+                let ty = c.ty()?;
+                if ty.declarator().is_some() {
+                    return None;
+                }
+                self.spec_ty(&ty.decl_specifiers()?)
+            }
+            ast::Expr::Member(m) if !m.is_arrow() && m.template_args().is_none() => {
+                let Ty::Vector(elem, size, _) = self.expr_ty(&m.base()?, locals)? else { return None };
+                let name = m.member()?.text().to_string();
+                check_swizzle(&name, "", size, false, false).ok()?;
+                Some(if name.len() == 1 { Ty::Scalar(elem) } else { Ty::Vector(elem, name.len(), false) })
+            }
+            ast::Expr::Index(i) => match self.expr_ty(&i.base()?, locals)? {
+                Ty::Vector(elem, _, _) => Some(Ty::Scalar(elem)),
+                Ty::Matrix(elem, _, rows) => Some(Ty::Vector(elem, rows, false)),
+                Ty::Scalar(_) => None,
+            },
+            ast::Expr::Bin(b) => {
+                let op = b.op()?.kind();
+                if !matches!(
+                    op,
+                    SyntaxKind::PLUS | SyntaxKind::MINUS | SyntaxKind::STAR | SyntaxKind::SLASH | SyntaxKind::PERCENT
+                ) {
+                    return None;
+                }
+                let (l, r) = (self.expr_ty(&b.lhs()?, locals)?, self.expr_ty(&b.rhs()?, locals)?);
+                match (&l, &r) {
+                    (Ty::Vector(..), Ty::Vector(..)) if l.same_vector(&r) => Some(l.unpacked()),
+                    (Ty::Vector(..), Ty::Scalar(_)) => Some(l.unpacked()),
+                    (Ty::Scalar(_), Ty::Vector(..)) => Some(r.unpacked()),
+                    (Ty::Scalar(a), Ty::Scalar(b)) if a == b => Some(l),
+                    _ => None,
+                }
+            }
+            ast::Expr::Conditional(c) => {
+                let (a, b) = (self.expr_ty(&c.then_expr()?, locals)?, self.expr_ty(&c.else_expr()?, locals)?);
+                (a == b).then_some(a)
+            }
+            _ => None,
+        }
+    }
+
+    /// E1702: initializing, assigning or returning a value of a builtin vector or matrix
+    /// type where no implicit conversion exists.
+    fn conversions(&mut self, root: &SyntaxNode, locals: &TypedLocals, vars: &[SyntaxNode], writes: &[SyntaxNode]) {
+        let mut checks: Vec<(Ty, ast::Expr, &'static str)> = Vec::new();
+        for v in vars.iter().filter_map(|n| ast::VarDecl::cast(n.clone())) {
+            let Some(spec) = v.decl_specifiers() else { continue };
+            let Some(target) = self.spec_ty(&spec) else { continue };
+            for d in v.declarators() {
+                let plain = d
+                    .declarator()
+                    .is_some_and(|d| d.ptr_operators().next().is_none() && d.array_suffixes().next().is_none());
+                let Some(init) = d.initializer() else { continue };
+                // `T x = e;` (not braces or parentheses)
+                if !plain || !init.syntax().children_with_tokens().any(|e| e.kind() == SyntaxKind::EQ) {
+                    continue;
+                }
+                if let Some(e) = init.expr() {
+                    checks.push((target.clone(), e, "initialize"));
+                }
+            }
+        }
+        for w in writes.iter().filter_map(|n| ast::BinExpr::cast(n.clone())) {
+            if w.op().is_none_or(|t| t.kind() != SyntaxKind::EQ) {
+                continue;
+            }
+            let (Some(lhs), Some(rhs)) = (w.lhs(), w.rhs()) else { continue };
+            if let Some(target) = self.expr_ty(&lhs, locals) {
+                checks.push((target, rhs, "assign"));
+            }
+        }
+        if let Some(f) = ast::Function::cast(root.clone())
+            && let Some(spec) = f.decl_specifiers()
+            && f.declarator().is_some_and(|d| d.ptr_operators().next().is_none())
+            && let Some(ret) = self.spec_ty(&spec)
+        {
+            for r in root.descendants().filter_map(ast::ReturnStmt::cast) {
+                // returns of lambdas inside return for the lambda
+                if r.syntax().ancestors().any(|a| a.kind() == SyntaxKind::LAMBDA_EXPR) {
+                    continue;
+                }
+                if let Some(e) = r.expr() {
+                    checks.push((ret.clone(), e, "return"));
+                }
+            }
+        }
+        for (target, e, what) in checks {
+            let Some(source) = self.expr_ty(&e, locals) else { continue };
+            if target.converts_from(&source) {
+                continue;
+            }
+            let message = match what {
+                "initialize" => format!("cannot initialize a `{target}` with a `{source}`"),
+                "assign" => format!("cannot assign a `{source}` to a `{target}`"),
+                _ => format!("cannot return a `{source}` from a function returning `{target}`"),
+            };
+            let hint = match (&target, &source) {
+                (Ty::Vector(te, tn, _), Ty::Vector(se, sn, _)) if te == se && tn < sn => {
+                    Some(format!("select the components you mean, e.g. `.{}`", &"xyzw"[..*tn]))
+                }
+                (Ty::Scalar(_), Ty::Vector(..)) => Some("select one component, e.g. `.x`".into()),
+                _ => Some(format!("convert explicitly: `{target}(...)`")),
+            };
+            self.report(e.syntax(), "E1702", message, hint);
+        }
+    }
+
+    /// E1701: component selections (`v.xyz`) on variables of builtin vector type: only
+    /// the vector's components, from one of the sets `xyzw` and `rgba`, at most four, none
+    /// twice when written, and never the operand of `&`.
+    fn swizzles(&mut self, locals: &TypedLocals, members: &[SyntaxNode]) {
+        if locals.is_empty() {
             return;
         }
         for m in members.iter().filter_map(|n| ast::MemberExpr::cast(n.clone())) {
@@ -275,10 +455,10 @@ impl Checker<'_> {
                 continue;
             }
             let Some(var) = base.name() else { continue };
-            let Some((ty, size, visibility)) = vectors.get(var.text()).cloned() else { continue };
-            if visibility.is_some_and(|v| !v.covers(m.syntax().text_range())) {
+            let Some(Ty::Vector(elem, size, packed)) = locals.get(var.text(), m.syntax().text_range()) else {
                 continue;
-            }
+            };
+            let ty = format!("{}{elem}{size}", if packed { "packed_" } else { "" });
             let Some(tok) = m.member() else { continue };
             let written = is_written(m.syntax());
             let addressed = m
@@ -1135,6 +1315,96 @@ pub(crate) fn const_int(e: &ast::Expr) -> Option<u64> {
     }
 }
 
+/// A builtin numeric type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Ty {
+    Scalar(String),
+    /// Element, size, packed.
+    Vector(String, usize, bool),
+    /// Element, columns, rows.
+    Matrix(String, usize, usize),
+}
+
+impl Ty {
+    /// `float`, `half3`, `packed_float3`, `float4x4`.
+    fn parse(name: &str) -> Option<Ty> {
+        const SCALARS: &[&str] =
+            &["bool", "char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "half", "float", "bfloat"];
+        if SCALARS.contains(&name) {
+            return Some(Ty::Scalar(name.to_string()));
+        }
+        let (packed, rest) = match name.strip_prefix("packed_") {
+            Some(r) => (true, r),
+            None => (false, name),
+        };
+        let digits = rest.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+        let elem = &rest[..rest.len() - digits.len()];
+        if !SCALARS.contains(&elem) {
+            return None;
+        }
+        let dims: Vec<usize> = digits.split('x').map(|d| d.parse().ok()).collect::<Option<_>>()?;
+        match dims.as_slice() {
+            [n] if (2..=4).contains(n) => Some(Ty::Vector(elem.to_string(), *n, packed)),
+            [c, r] if !packed && (2..=4).contains(c) && (2..=4).contains(r) => {
+                Some(Ty::Matrix(elem.to_string(), *c, *r))
+            }
+            _ => None,
+        }
+    }
+
+    fn same_vector(&self, other: &Ty) -> bool {
+        matches!((self, other), (Ty::Vector(a, n, _), Ty::Vector(b, m, _)) if a == b && n == m)
+    }
+
+    fn unpacked(&self) -> Ty {
+        match self {
+            Ty::Vector(e, n, _) => Ty::Vector(e.clone(), *n, false),
+            other => other.clone(),
+        }
+    }
+
+    /// Whether a value of type `source` implicitly converts to this type.
+    fn converts_from(&self, source: &Ty) -> bool {
+        match (self, source) {
+            (Ty::Scalar(_), Ty::Scalar(_)) => true,
+            (Ty::Vector(..), Ty::Scalar(_)) => true,
+            (Ty::Vector(..), Ty::Vector(..)) => self.same_vector(source),
+            (a, b) => a == b,
+        }
+    }
+}
+
+impl std::fmt::Display for Ty {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Ty::Scalar(s) => write!(f, "{s}"),
+            Ty::Vector(e, n, packed) => write!(f, "{}{e}{n}", if *packed { "packed_" } else { "" }),
+            Ty::Matrix(e, c, r) => write!(f, "{e}{c}x{r}"),
+        }
+    }
+}
+
+/// Parameters and locals of builtin numeric types, with where locals are visible.
+#[derive(Debug, Default)]
+struct TypedLocals {
+    vars: FxHashMap<String, (Ty, Option<Visibility>)>,
+}
+
+impl TypedLocals {
+    fn is_empty(&self) -> bool {
+        self.vars.is_empty()
+    }
+
+    /// The type of the variable `name` used at `at`.
+    fn get(&self, name: &str, at: TextRange) -> Option<Ty> {
+        let (ty, visibility) = self.vars.get(name)?;
+        if visibility.is_some_and(|v| !v.covers(at)) {
+            return None;
+        }
+        Some(ty.clone())
+    }
+}
+
 /// Where a local variable can be named: after its declarator, to the end of the block
 /// (or statement) that declares it.
 #[derive(Debug, Clone, Copy)]
@@ -1163,16 +1433,6 @@ fn visibility_of(declarator: &SyntaxNode) -> Option<Visibility> {
         )
     })?;
     Some(Visibility { from: declarator.text_range().end(), scope: scope.text_range() })
-}
-
-/// The number of components of a builtin vector type name (`float3`, `packed_half4`).
-fn vector_size(ty: &str) -> Option<usize> {
-    let digits = ty.trim_start_matches(|c: char| !c.is_ascii_digit());
-    if digits.contains('x') {
-        return None;
-    }
-    let n: usize = digits.parse().ok()?;
-    (2..=4).contains(&n).then_some(n)
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -301,6 +301,20 @@ pub static CODES: &[CodeInfo] = &[
         good: "float3 uvw;\nfloat z = uvw.z;\nc.xy = float2(1.0f);",
     },
     CodeInfo {
+        code: "E1702",
+        name: "invalid-conversion",
+        severity: Severity::Error,
+        summary: "A vector or matrix value used where no implicit conversion to the target type exists",
+        explanation: "Metal converts scalars to scalars, and a scalar to a vector by replicating it, \
+                      implicitly; it never converts a vector to a vector of another size or element type, a \
+                      vector to a scalar, or anything to or from a matrix. Select components (`.xyz`) or \
+                      convert explicitly (`float3(v)`). The check applies where both types follow from \
+                      builtin types: literals, variables and parameters, constructors, components, \
+                      arithmetic.",
+        bad: "float4 c = float4(1.0f);\nfloat3 rgb = c;",
+        good: "float4 c = float4(1.0f);\nfloat3 rgb = c.rgb;",
+    },
+    CodeInfo {
         code: "E1601",
         name: "constant-write",
         severity: Severity::Error,
