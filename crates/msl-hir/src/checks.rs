@@ -292,7 +292,7 @@ impl Checker<'_> {
                                 "bfloat"
                             } else if text.ends_with('h') {
                                 "half"
-                            } else if text.ends_with('f') && !(hex && !text.contains('p')) {
+                            } else if text.ends_with('f') && (!hex || text.contains('p')) {
                                 "float"
                             } else {
                                 return None;
