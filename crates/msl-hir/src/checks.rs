@@ -131,6 +131,7 @@ impl Checker<'_> {
         let typed = self.typed_locals(root, &vars);
         self.swizzles(&typed, &members);
         self.conversions(root, &typed, &vars, &writes);
+        self.operands(&typed, &writes);
         self.constant_writes(root, &vars, &writes, &local);
         for call in calls {
             self.call_availability(&call, &local);
@@ -357,6 +358,11 @@ impl Checker<'_> {
                     return None;
                 }
                 let (l, r) = (self.expr_ty(&b.lhs()?, locals)?, self.expr_ty(&b.rhs()?, locals)?);
+                if op == SyntaxKind::STAR
+                    && let Some(product) = matrix_product(&l, &r)
+                {
+                    return product;
+                }
                 match (&l, &r) {
                     (Ty::Vector(..), Ty::Vector(..)) if l.same_vector(&r) => Some(l.unpacked()),
                     (Ty::Vector(..), Ty::Scalar(_)) => Some(l.unpacked()),
@@ -370,6 +376,44 @@ impl Checker<'_> {
                 (a == b).then_some(a)
             }
             _ => None,
+        }
+    }
+
+    /// E1703: an arithmetic or comparison operator between vectors of different sizes or
+    /// element types, or a matrix product whose dimensions do not match.
+    fn operands(&mut self, locals: &TypedLocals, exprs: &[SyntaxNode]) {
+        use SyntaxKind::*;
+        for b in exprs.iter().filter_map(|n| ast::BinExpr::cast(n.clone())) {
+            let Some(op) = b.op() else { continue };
+            let arithmetic = matches!(op.kind(), PLUS | MINUS | STAR | SLASH | PERCENT);
+            let comparison = matches!(op.kind(), EQ2 | NEQ | L_ANGLE | R_ANGLE | LTEQ | GTEQ);
+            let compound = matches!(op.kind(), PLUSEQ | MINUSEQ | STAREQ | SLASHEQ);
+            if !(arithmetic || comparison || compound) {
+                continue;
+            }
+            let (Some(lhs), Some(rhs)) = (b.lhs(), b.rhs()) else { continue };
+            let (Some(l), Some(r)) = (self.expr_ty(&lhs, locals), self.expr_ty(&rhs, locals)) else { continue };
+            let bad = match (&l, &r) {
+                (Ty::Vector(..), Ty::Vector(..)) => !l.same_vector(&r),
+                (Ty::Matrix(..), _) | (_, Ty::Matrix(..)) => {
+                    matches!(op.kind(), STAR | STAREQ) && matrix_product(&l, &r).is_some_and(|p| p.is_none())
+                }
+                _ => false,
+            };
+            if bad {
+                let text = op.text();
+                self.report_range(
+                    op.text_range(),
+                    "E1703",
+                    format!("no `{text}` between a `{l}` and a `{r}`"),
+                    Some(match (&l, &r) {
+                        (Ty::Vector(..), Ty::Vector(..)) => {
+                            "both sides need the same vector type: select components or convert one side".into()
+                        }
+                        _ => "a matrix with C columns multiplies a vector of C components (on its right)".into(),
+                    }),
+                );
+            }
         }
     }
 
@@ -1403,6 +1447,23 @@ impl TypedLocals {
         }
         Some(ty.clone())
     }
+}
+
+/// The type of `l * r` when a matrix is involved: `Some(None)` when the dimensions or
+/// element types do not match; `None` when no matrix is involved.
+fn matrix_product(l: &Ty, r: &Ty) -> Option<Option<Ty>> {
+    Some(match (l, r) {
+        (Ty::Matrix(e, c, rows), Ty::Vector(f, n, _)) => {
+            (e == f && c == n).then(|| Ty::Vector(e.clone(), *rows, false))
+        }
+        (Ty::Vector(f, n, _), Ty::Matrix(e, c, rows)) => {
+            (e == f && rows == n).then(|| Ty::Vector(e.clone(), *c, false))
+        }
+        (Ty::Matrix(e, c1, r1), Ty::Matrix(f, c2, r2)) => (e == f && c1 == r2).then(|| Ty::Matrix(e.clone(), *c2, *r1)),
+        (Ty::Matrix(..), Ty::Scalar(_)) => Some(l.clone()),
+        (Ty::Scalar(_), Ty::Matrix(..)) => Some(r.clone()),
+        _ => return None,
+    })
 }
 
 /// Where a local variable can be named: after its declarator, to the end of the block

@@ -315,6 +315,18 @@ pub static CODES: &[CodeInfo] = &[
         good: "float4 c = float4(1.0f);\nfloat3 rgb = c.rgb;",
     },
     CodeInfo {
+        code: "E1703",
+        name: "operand-types",
+        severity: Severity::Error,
+        summary: "An operator between vectors of different types, or a matrix product whose sizes do not match",
+        explanation: "Arithmetic and comparisons between two vectors need the same vector type on both sides \
+                      (a scalar on either side is fine). A matrix with C columns and R rows multiplies a vector \
+                      of C components on its right (giving R components), a vector of R components on its \
+                      left, or a matrix with C rows.",
+        bad: "float4 a; float3 b;\nfloat4 s = a + b;",
+        good: "float4 a; float3 b;\nfloat4 s = a + float4(b, 0.0f);",
+    },
+    CodeInfo {
         code: "E1601",
         name: "constant-write",
         severity: Severity::Error,
