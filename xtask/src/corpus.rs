@@ -293,7 +293,8 @@ fn run_typos(root: &Path, units: &[Unit], jobs: usize) -> Result<u8, String> {
     let start = Instant::now();
     let next = AtomicUsize::new(0);
     // (injected, detected, units with injections, units skipped as incomplete, wrong reports)
-    let results: Vec<(usize, usize, usize, usize, Vec<String>)> = std::thread::scope(|s| {
+    #[allow(clippy::type_complexity)]
+    let results: Vec<(usize, usize, usize, usize, Vec<String>, usize, usize)> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..jobs.max(1))
             .map(|_| {
                 s.spawn(|| {
@@ -310,7 +311,7 @@ fn run_typos(root: &Path, units: &[Unit], jobs: usize) -> Result<u8, String> {
                         let main = analysis.set_file(&path, text.as_str().into());
                         let unit = analysis.unit(main, u.config.clone());
                         if *msl_hir::unit_incomplete(&analysis.db, unit) {
-                            out.push((0, 0, 0, 1, Vec::new()));
+                            out.push((0, 0, 0, 1, Vec::new(), 0, 0));
                             continue;
                         }
                         let parse = analysis.parse(unit);
@@ -360,8 +361,31 @@ fn run_typos(root: &Path, units: &[Unit], jobs: usize) -> Result<u8, String> {
                                 }
                             }
                         }
+                        // vector declarations initialized by a constructor of the same type:
+                        // change the declared size, expect an invalid conversion
+                        let (mut vinjected, mut vdetected) = (0, 0);
+                        for at in vector_declarations(&text).into_iter().take(PER_UNIT) {
+                            let digit = text.as_bytes()[at];
+                            let other = match digit {
+                                b'2' => "3",
+                                b'3' => "4",
+                                _ => "2",
+                            };
+                            let mutated = format!("{}{other}{}", &text[..at], &text[at + 1..]);
+                            let line = text[..at].matches('\n').count();
+                            analysis.set_file(&path, mutated.as_str().into());
+                            vinjected += 1;
+                            let diags = analysis.diagnostics(unit, false);
+                            if diags.iter().any(|d| {
+                                d.diagnostic.code == "E1702"
+                                    && d.diagnostic.file == 0
+                                    && mutated[..usize::from(d.diagnostic.range.start())].matches('\n').count() == line
+                            }) {
+                                vdetected += 1;
+                            }
+                        }
                         analysis.set_file(&path, text.as_str().into());
-                        out.push((injected, detected, 1, 0, wrong));
+                        out.push((injected, detected, 1, 0, wrong, vinjected, vdetected));
                     }
                     out
                 })
@@ -374,6 +398,8 @@ fn run_typos(root: &Path, units: &[Unit], jobs: usize) -> Result<u8, String> {
     let with: usize = results.iter().map(|r| r.2).sum();
     let incomplete: usize = results.iter().map(|r| r.3).sum();
     let wrong: Vec<&String> = results.iter().flat_map(|r| r.4.iter()).collect();
+    let vinjected: usize = results.iter().map(|r| r.5).sum();
+    let vdetected: usize = results.iter().map(|r| r.6).sum();
     // other reports come from edits that change how a declaration parses (a cascade in
     // the edited code), never from the unedited corpus (`--semantic` has zero errors)
     for w in wrong.iter().take(5) {
@@ -385,5 +411,38 @@ fn run_typos(root: &Path, units: &[Unit], jobs: usize) -> Result<u8, String> {
         wrong.len(),
         start.elapsed().as_secs_f64()
     );
+    println!(
+        "vector sizes: {vdetected} of {vinjected} declarations given a wrong size reported as invalid conversions ({:.1}%)",
+        100.0 * vdetected as f64 / vinjected.max(1) as f64
+    );
     Ok(if detected * 100 >= injected * 95 { 0 } else { 1 })
+}
+
+/// Offsets of the size digit in declarations like `float3 n = float3(`, in the text.
+fn vector_declarations(text: &str) -> Vec<usize> {
+    let mut out = Vec::new();
+    for ty in ["float", "half", "int", "uint"] {
+        let mut from = 0;
+        while let Some(i) = text[from..].find(ty) {
+            let at = from + i;
+            from = at + ty.len();
+            let before_ok =
+                at == 0 || !text.as_bytes()[at - 1].is_ascii_alphanumeric() && text.as_bytes()[at - 1] != b'_';
+            let rest = &text[at + ty.len()..];
+            let Some(digit) = rest.chars().next().filter(|c| matches!(c, '2' | '3' | '4')) else { continue };
+            let after = &rest[1..];
+            // ` name = typeN(`
+            let Some(after_space) = after.strip_prefix(' ') else { continue };
+            let name_len = after_space.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').count();
+            if !before_ok || name_len == 0 {
+                continue;
+            }
+            let tail = &after_space[name_len..];
+            if tail.starts_with(&format!(" = {ty}{digit}(")) {
+                out.push(at + ty.len());
+            }
+        }
+    }
+    out.sort_unstable();
+    out
 }
