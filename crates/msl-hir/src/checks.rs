@@ -10,7 +10,7 @@ use std::sync::Arc;
 use msl_stdlib::{Entry, Stdlib};
 use msl_syntax::ast::{self, AstNode, Stage};
 use msl_syntax::{MetalVersion, Platform, Severity, SyntaxKind, SyntaxNode, TextRange, WalkEvent};
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 
 use crate::db::{Db, FunctionId, function_green, item_tree};
 use crate::items::ItemTree;
@@ -92,7 +92,6 @@ impl Checker<'_> {
         if matches!(stage, Some(Stage::Kernel | Stage::Vertex | Stage::Fragment)) {
             self.entry_point(f, stage.unwrap_or(Stage::Kernel));
         }
-        self.textures = self.texture_params(f);
         self.walk_body(f.syntax());
     }
 
@@ -100,13 +99,14 @@ impl Checker<'_> {
     /// library calls and types are checked once every local name is known (a parameter
     /// or local variable hides a library name of the same spelling).
     fn walk_body(&mut self, root: &SyntaxNode) {
-        let mut local: FxHashSet<String> = FxHashSet::default();
+        let mut local: NameCounts = FxHashMap::default();
         let mut calls: Vec<SyntaxNode> = Vec::new();
         let mut types: Vec<SyntaxNode> = Vec::new();
         let mut uses: Vec<SyntaxNode> = Vec::new();
         let mut vars: Vec<SyntaxNode> = Vec::new();
         let mut writes: Vec<SyntaxNode> = Vec::new();
         let mut members: Vec<SyntaxNode> = Vec::new();
+        let mut returns: Vec<SyntaxNode> = Vec::new();
         let mut walk = root.preorder();
         while let Some(event) = walk.next() {
             let WalkEvent::Enter(node) = event else { continue };
@@ -115,7 +115,7 @@ impl Checker<'_> {
                 SyntaxKind::ATTRIBUTE_LIST => walk.skip_subtree(),
                 SyntaxKind::NAME => {
                     if let Some(t) = ast::Name::cast(node).and_then(|n| n.ident()) {
-                        local.insert(t.text().to_string());
+                        *local.entry(t.text().to_string()).or_default() += 1;
                     }
                 }
                 SyntaxKind::CALL_EXPR => calls.push(node),
@@ -123,16 +123,20 @@ impl Checker<'_> {
                 SyntaxKind::PATH_EXPR => uses.push(node),
                 SyntaxKind::VAR_DECL => vars.push(node),
                 SyntaxKind::MEMBER_EXPR => members.push(node),
+                SyntaxKind::RETURN_STMT => returns.push(node),
                 SyntaxKind::BIN_EXPR | SyntaxKind::PREFIX_EXPR | SyntaxKind::POSTFIX_EXPR => writes.push(node),
                 _ => self.forbidden_node(&node),
             }
         }
         self.threadgroup_variables(root, &vars);
-        let typed = self.typed_locals(root, &vars);
+        let typed = self.typed_locals(root, &vars, &local);
         self.swizzles(&typed, &members);
-        self.conversions(root, &typed, &vars, &writes);
+        self.conversions(root, &typed, &vars, &writes, &returns);
         self.operands(&typed, &writes);
         self.constant_writes(root, &vars, &writes, &local);
+        if let Some(f) = ast::Function::cast(root.clone()) {
+            self.textures = self.texture_params(&f, &local);
+        }
         for call in calls {
             self.call_availability(&call, &local);
             self.call_arity(&call, &local);
@@ -158,7 +162,7 @@ impl Checker<'_> {
     }
 
     /// E1401: a name used in an expression that nothing declares.
-    fn check_name(&mut self, node: &SyntaxNode, local: &FxHashSet<String>) {
+    fn check_name(&mut self, node: &SyntaxNode, local: &NameCounts) {
         let Some(path) = ast::PathExpr::cast(node.clone()) else { return };
         if path.is_qualified()
             || node.children_with_tokens().any(|e| matches!(e.kind(), SyntaxKind::OPERATOR_KW | SyntaxKind::TILDE))
@@ -180,8 +184,8 @@ impl Checker<'_> {
         self.report_range(tok.text_range(), "E1401", format!("`{name}` is not declared"), hint);
     }
 
-    fn is_known(&self, name: &str, local: &FxHashSet<String>) -> bool {
-        local.contains(name)
+    fn is_known(&self, name: &str, local: &NameCounts) -> bool {
+        local.contains_key(name)
             || self.tree.declared.contains(name)
             || self.tree.types.contains(name)
             || self.tree.typedefs.contains_key(name)
@@ -192,7 +196,7 @@ impl Checker<'_> {
     }
 
     /// The known name closest to `name`, if close enough to be a likely typo.
-    fn closest_name(&self, name: &str, local: &FxHashSet<String>) -> Option<String> {
+    fn closest_name(&self, name: &str, local: &NameCounts) -> Option<String> {
         let limit = 2.max(name.len() / 4);
         let lib_names = self.lib.names().filter(|n| {
             self.lib
@@ -200,7 +204,7 @@ impl Checker<'_> {
                 .iter()
                 .any(|e| matches!(e, Entry::Function(_) | Entry::Constant(_) | Entry::EnumMember(..) | Entry::Type(_)))
         });
-        let mut candidates: Vec<&str> = local.iter().map(|s| s.as_str()).collect();
+        let mut candidates: Vec<&str> = local.keys().map(|s| s.as_str()).collect();
         candidates.extend(self.tree.declared.iter().map(|s| s.as_str()));
         for n in lib_names {
             candidates.push(n);
@@ -218,11 +222,7 @@ impl Checker<'_> {
 
     /// Parameters and locals of builtin scalar, vector and matrix types, declared once in
     /// the function.
-    fn typed_locals(&self, root: &SyntaxNode, vars: &[SyntaxNode]) -> TypedLocals {
-        let mut counts: FxHashMap<String, usize> = FxHashMap::default();
-        for n in root.descendants().filter_map(ast::Name::cast).filter_map(|n| n.ident()) {
-            *counts.entry(n.text().to_string()).or_default() += 1;
-        }
+    fn typed_locals(&self, root: &SyntaxNode, vars: &[SyntaxNode], counts: &NameCounts) -> TypedLocals {
         let mut out = TypedLocals::default();
         let mut note =
             |spec: Option<ast::DeclSpecifiers>, decl: Option<ast::Declarator>, name: Option<String>, local: bool| {
@@ -419,7 +419,14 @@ impl Checker<'_> {
 
     /// E1702: initializing, assigning or returning a value of a builtin vector or matrix
     /// type where no implicit conversion exists.
-    fn conversions(&mut self, root: &SyntaxNode, locals: &TypedLocals, vars: &[SyntaxNode], writes: &[SyntaxNode]) {
+    fn conversions(
+        &mut self,
+        root: &SyntaxNode,
+        locals: &TypedLocals,
+        vars: &[SyntaxNode],
+        writes: &[SyntaxNode],
+        returns: &[SyntaxNode],
+    ) {
         let mut checks: Vec<(Ty, ast::Expr, &'static str)> = Vec::new();
         for v in vars.iter().filter_map(|n| ast::VarDecl::cast(n.clone())) {
             let Some(spec) = v.decl_specifiers() else { continue };
@@ -452,7 +459,7 @@ impl Checker<'_> {
             && f.declarator().is_some_and(|d| d.ptr_operators().next().is_none())
             && let Some(ret) = self.spec_ty(&spec)
         {
-            for r in root.descendants().filter_map(ast::ReturnStmt::cast) {
+            for r in returns.iter().filter_map(|n| ast::ReturnStmt::cast(n.clone())) {
                 // returns of lambdas inside return for the lambda
                 if r.syntax().ancestors().any(|a| a.kind() == SyntaxKind::LAMBDA_EXPR) {
                     continue;
@@ -605,18 +612,9 @@ impl Checker<'_> {
 
     /// E1601: writing through a pointer or reference to `constant`, or to a program-scope
     /// `constant` variable.
-    fn constant_writes(
-        &mut self,
-        root: &SyntaxNode,
-        vars: &[SyntaxNode],
-        writes: &[SyntaxNode],
-        local: &FxHashSet<String>,
-    ) {
+    fn constant_writes(&mut self, root: &SyntaxNode, vars: &[SyntaxNode], writes: &[SyntaxNode], local: &NameCounts) {
         // how many times each name is declared in the function (shadowing makes it unclear)
-        let mut counts: FxHashMap<String, usize> = FxHashMap::default();
-        for n in root.descendants().filter_map(ast::Name::cast).filter_map(|n| n.ident()) {
-            *counts.entry(n.text().to_string()).or_default() += 1;
-        }
+        let counts = local;
         // names of constant views declared here: true for references
         let mut views: FxHashMap<String, (bool, Option<Visibility>)> = FxHashMap::default();
         let mut add = |spec: Option<ast::DeclSpecifiers>,
@@ -679,7 +677,7 @@ impl Checker<'_> {
                 if reference { "refers to" } else { "points to" }
             } else if self.tree.constants.contains(&name)
                 && declared_here == 0
-                && !local.contains(&name)
+                && !local.contains_key(&name)
                 && !self.context.member
                 && derefs == 0
             {
@@ -701,7 +699,7 @@ impl Checker<'_> {
 
     /// E1402: a library function called with a number of arguments none of its overloads
     /// takes (the unit does not declare a function of that name itself).
-    fn call_arity(&mut self, node: &SyntaxNode, local: &FxHashSet<String>) {
+    fn call_arity(&mut self, node: &SyntaxNode, local: &NameCounts) {
         let Some(call) = ast::CallExpr::cast(node.clone()) else { return };
         let Some(ast::Expr::Path(path)) = call.callee() else { return };
         let Some(name_tok) = path.name() else { return };
@@ -711,7 +709,7 @@ impl Checker<'_> {
         {
             return;
         }
-        if local.contains(name) || self.tree.types.contains(name) || self.tree.typedefs.contains_key(name) {
+        if local.contains_key(name) || self.tree.types.contains(name) || self.tree.typedefs.contains_key(name) {
             return;
         }
         if self.tree.declared.contains(name) {
@@ -814,13 +812,9 @@ impl Checker<'_> {
     /// The function's parameters of texture type whose access is known: written as a
     /// template argument, or the default (`access::sample`) of the texture types that have
     /// one. A name declared more than once in the function (shadowed) is left out.
-    fn texture_params(&self, f: &ast::Function) -> FxHashMap<String, (String, &'static str)> {
+    fn texture_params(&self, f: &ast::Function, counts: &NameCounts) -> FxHashMap<String, (String, &'static str)> {
         let mut out = FxHashMap::default();
         let Some(params) = f.param_list() else { return out };
-        let mut counts: FxHashMap<String, usize> = FxHashMap::default();
-        for n in f.syntax().descendants().filter_map(ast::Name::cast).filter_map(|n| n.ident()) {
-            *counts.entry(n.text().to_string()).or_default() += 1;
-        }
         for p in params.params() {
             let Some(name) = p.name().map(|n| n.text()) else { continue };
             if counts.get(&name).copied().unwrap_or(0) != 1 {
@@ -1271,14 +1265,14 @@ impl Checker<'_> {
 
     // ---- availability -------------------------------------------------------------------
 
-    fn call_availability(&mut self, node: &SyntaxNode, local: &FxHashSet<String>) {
+    fn call_availability(&mut self, node: &SyntaxNode, local: &NameCounts) {
         let Some(call) = ast::CallExpr::cast(node.clone()) else { return };
         let Some(ast::Expr::Path(path)) = call.callee() else { return };
         let Some(name_tok) = path.name() else { return };
         let text = path.text();
         let name = name_tok.text();
         let qualified_ok = !path.is_qualified() || strip_metal(&text) == name;
-        if !qualified_ok || local.contains(name) || self.tree.declared.contains(name) {
+        if !qualified_ok || local.contains_key(name) || self.tree.declared.contains(name) {
             return;
         }
         let functions: Vec<&msl_stdlib::Function> = self.lib.functions(name).collect();
@@ -1309,12 +1303,12 @@ impl Checker<'_> {
         }
     }
 
-    fn type_availability(&mut self, node: &SyntaxNode, local: &FxHashSet<String>) {
+    fn type_availability(&mut self, node: &SyntaxNode, local: &NameCounts) {
         let Some(pt) = ast::PathType::cast(node.clone()) else { return };
         let segments: Vec<_> = pt.segments().collect();
         let [only] = segments.as_slice() else { return };
         let name = only.text();
-        if local.contains(name) || self.tree.declared.contains(name) || self.tree.typedefs.contains_key(name) {
+        if local.contains_key(name) || self.tree.declared.contains(name) || self.tree.typedefs.contains_key(name) {
             return;
         }
         let Some(t) = self.lib.type_named(name) else { return };
@@ -1358,6 +1352,9 @@ pub(crate) fn const_int(e: &ast::Expr) -> Option<u64> {
         _ => None,
     }
 }
+
+/// How many times each name is declared in a function (parameters and locals).
+type NameCounts = FxHashMap<String, usize>;
 
 /// A builtin numeric type.
 #[derive(Debug, Clone, PartialEq, Eq)]
