@@ -1,8 +1,8 @@
 //! `msl-check`: the msl analysis as a command-line lint.
 
-pub mod config;
+pub use msl_ide::config;
 pub mod output;
-pub mod rules;
+pub use msl_ide::rules;
 
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
@@ -451,7 +451,7 @@ fn findings_of(parse: &Parse, diagnostics: &[UnitDiagnostic], rules: &RuleLevels
     let mut findings = Vec::new();
     let mut per_file: Vec<Option<(LineIndex, Suppressions)>> = Vec::new();
     per_file.resize_with(parse.files().len(), || None);
-    for UnitDiagnostic { diagnostic: d, hint } in diagnostics {
+    for UnitDiagnostic { diagnostic: d, hint, .. } in diagnostics {
         let Some(file) = parse.files().get(d.file as usize) else { continue };
         if file.is_virtual {
             continue;

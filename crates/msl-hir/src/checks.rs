@@ -10,7 +10,7 @@ use std::sync::Arc;
 use msl_stdlib::{Entry, Stdlib};
 use msl_syntax::ast::{self, AstNode, Stage};
 use msl_syntax::{MetalVersion, Platform, Severity, SyntaxKind, SyntaxNode, TextRange, WalkEvent};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::db::{Db, FunctionId, function_green, item_tree};
 use crate::items::ItemTree;
@@ -24,6 +24,22 @@ pub struct HirDiagnostic {
     pub message: String,
     /// How to fix it, when there is a clear fix.
     pub hint: Option<String>,
+    /// Edits that fix it, for editors (quick fixes), best first.
+    pub fixes: Vec<Fix>,
+}
+
+/// A mechanical fix: a label and the text replacements that carry it out (ranges relative
+/// to the function's start, like the diagnostic's).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fix {
+    pub label: String,
+    pub edits: Vec<(TextRange, String)>,
+}
+
+impl Fix {
+    fn replace(label: String, range: TextRange, text: impl Into<String>) -> Fix {
+        Fix { label, edits: vec![(range, text.into())] }
+    }
 }
 
 /// The checks of one function. Depends only on the function's own syntax, the unit's item
@@ -50,6 +66,63 @@ pub fn check_function<'db>(db: &'db dyn Db, function: FunctionId<'db>) -> Arc<Ve
         cx.function(&f);
     }
     Arc::new(cx.out)
+}
+
+/// The types inferred for the `auto` variables of a function, where they follow from
+/// builtin types: the range of each variable's name (relative to the function's start)
+/// and its type.
+#[salsa::tracked(returns(ref))]
+pub fn auto_types<'db>(db: &'db dyn Db, function: FunctionId<'db>) -> Arc<Vec<(TextRange, String)>> {
+    let Some(crate::db::FunctionSyntax(green)) = function_green(db, function) else { return Arc::new(Vec::new()) };
+    let unit = *function.unit(db);
+    let tree = item_tree(db, unit);
+    let config = unit.config(db);
+    let root = SyntaxNode::new_root(green.clone());
+    let context = tree.functions.get(*function.index(db) as usize).map(|f| f.context).unwrap_or_default();
+    let cx = Checker {
+        tree,
+        version: config.version,
+        platform: config.platform,
+        out: Vec::new(),
+        lib: Stdlib::get(),
+        context,
+        unit_complete: true,
+        textures: FxHashMap::default(),
+    };
+    let mut counts: NameCounts = FxHashMap::default();
+    let mut vars = Vec::new();
+    for node in root.descendants() {
+        match node.kind() {
+            SyntaxKind::NAME => {
+                if let Some(t) = ast::Name::cast(node).and_then(|n| n.ident()) {
+                    *counts.entry(t.text().to_string()).or_default() += 1;
+                }
+            }
+            SyntaxKind::VAR_DECL => vars.push(node),
+            _ => {}
+        }
+    }
+    let typed = cx.typed_locals(&root, &vars, &counts);
+    let mut out = Vec::new();
+    for v in vars.iter().filter_map(|n| ast::VarDecl::cast(n.clone())) {
+        let is_auto = v.decl_specifiers().is_some_and(|s| {
+            s.syntax().descendants_with_tokens().any(|e| e.kind() == SyntaxKind::AUTO_KW)
+        });
+        if !is_auto {
+            continue;
+        }
+        for d in v.declarators() {
+            let Some(decl) = d.declarator() else { continue };
+            if decl.ptr_operators().next().is_some() || decl.array_suffixes().next().is_some() {
+                continue;
+            }
+            let (Some(name), Some(init)) = (d.name(), d.initializer().and_then(|i| i.expr())) else { continue };
+            if let Some(ty) = cx.expr_ty(&init, &typed) {
+                out.push((name.syntax().text_range(), ty.to_string()));
+            }
+        }
+    }
+    Arc::new(out)
 }
 
 struct Checker<'a> {
@@ -84,7 +157,14 @@ impl Checker<'_> {
 
     fn report_range(&mut self, range: TextRange, code: &'static str, message: String, hint: Option<String>) {
         let severity = if code.starts_with('W') { Severity::Warning } else { Severity::Error };
-        self.out.push(HirDiagnostic { range, severity, code, message, hint });
+        self.out.push(HirDiagnostic { range, severity, code, message, hint, fixes: Vec::new() });
+    }
+
+    /// Attaches fixes to the diagnostic reported last.
+    fn with_fixes(&mut self, fixes: impl IntoIterator<Item = Fix>) {
+        if let Some(d) = self.out.last_mut() {
+            d.fixes.extend(fixes);
+        }
     }
 
     fn function(&mut self, f: &ast::Function) {
@@ -180,8 +260,12 @@ impl Checker<'_> {
         if self.is_known(name, local) {
             return;
         }
-        let hint = self.closest_name(name, local).map(|n| format!("did you mean `{n}`?"));
+        let closest = self.closest_name(name, local);
+        let hint = closest.as_ref().map(|n| format!("did you mean `{n}`?"));
         self.report_range(tok.text_range(), "E1401", format!("`{name}` is not declared"), hint);
+        if let Some(n) = closest {
+            self.with_fixes([Fix::replace(format!("Change to `{n}`"), tok.text_range(), n)]);
+        }
     }
 
     fn is_known(&self, name: &str, local: &NameCounts) -> bool {
@@ -945,6 +1029,12 @@ impl Checker<'_> {
                         format!("`{pname}` is a pointer or reference parameter of a {stage_name} function without an address space"),
                         Some("write `device`, `constant` or `threadgroup` before its type, e.g. `device float *data`".into()),
                     );
+                    if let Some(spec) = param.decl_specifiers() {
+                        let at = TextRange::empty(spec.syntax().text_range().start());
+                        self.with_fixes(["device", "constant", "threadgroup"].map(|space| {
+                            Fix::replace(format!("Add the `{space}` address space"), at, format!("{space} "))
+                        }));
+                    }
                 }
                 ParamType::Numeric(t) if attrs.is_empty() => {
                     self.report(
@@ -957,6 +1047,23 @@ impl Checker<'_> {
                             _ => "for example `[[position]]`, or pass it in a buffer".into(),
                         }),
                     );
+                    if let Some(decl) = param.declarator() {
+                        let at = TextRange::empty(decl.syntax().text_range().end());
+                        let fits = |attr: &str| {
+                            self.lib.attributes_named(attr).any(|d| d.types.iter().any(|allowed| allowed == t))
+                        };
+                        let attrs: &[&str] = match stage {
+                            Stage::Kernel => &["thread_position_in_grid", "thread_position_in_threadgroup", "threadgroup_position_in_grid"],
+                            Stage::Vertex => &["vertex_id", "instance_id"],
+                            _ => &[],
+                        };
+                        let fixes: Vec<Fix> = attrs
+                            .iter()
+                            .filter(|a| fits(a))
+                            .map(|a| Fix::replace(format!("Add `[[{a}]]`"), at, format!(" [[{a}]]")))
+                            .collect();
+                        self.with_fixes(fixes);
+                    }
                 }
                 ParamType::Numeric(t) if matches!(t.as_str(), "size_t" | "ptrdiff_t") => {
                     self.report(
@@ -982,7 +1089,7 @@ impl Checker<'_> {
                         stage_in = Some(param.syntax().clone());
                     }
                 }
-                self.attribute_on_param(attr, name, stage, stage_name, &ty, &pname);
+                self.attribute_on_param(attr, name, stage, stage_name, &ty, &param);
                 if !has_function_constant
                     && let Some(class) = binding_class(name)
                     && let Some(index) = attr.args().and_then(|a| a.exprs().next()).and_then(|e| const_int(&e))
@@ -1029,6 +1136,9 @@ impl Checker<'_> {
                 format!("kernel functions must return `void`, not `{shown}`"),
                 Some("return `void` and write results to a `device` buffer".into()),
             );
+            if !pointer && let Some(t) = spec.type_spec() {
+                self.with_fixes([Fix::replace("Return `void`".into(), t.syntax().text_range(), "void")]);
+            }
         }
     }
 
@@ -1099,8 +1209,9 @@ impl Checker<'_> {
         stage: Stage,
         stage_name: &str,
         ty: &ParamType,
-        pname: &str,
+        param: &ast::Param,
     ) {
+        let pname = param.name().map(|n| n.text()).unwrap_or_else(|| "parameter".into());
         if name.contains("::") {
             return;
         }
@@ -1116,6 +1227,9 @@ impl Checker<'_> {
                 format!("unknown attribute `{name}`; the compiler ignores it"),
                 suggestion.map(|s| format!("did you mean `{s}`?")),
             );
+            if let (Some(s), Some(tok)) = (suggestion, attr.name_token()) {
+                self.with_fixes([Fix::replace(format!("Change to `{s}`"), tok.text_range(), s)]);
+            }
             return;
         }
         let position = match stage {
@@ -1165,6 +1279,17 @@ impl Checker<'_> {
                 format!("`[[{name}]]` cannot be applied to `{pname}` of type `{t}`"),
                 Some(format!("declare it as one of: {}", allowed.join(", "))),
             );
+            let spec = param.decl_specifiers().and_then(|s| s.type_spec()).map(|t| t.syntax().text_range());
+            if let Some(range) = spec {
+                let mut seen = FxHashSet::default();
+                let fixes: Vec<Fix> = allowed
+                    .iter()
+                    .filter(|a| seen.insert(**a))
+                    .take(3)
+                    .map(|a| Fix::replace(format!("Change the type to `{a}`"), range, *a))
+                    .collect();
+                self.with_fixes(fixes);
+            }
         }
     }
 

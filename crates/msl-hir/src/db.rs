@@ -291,6 +291,11 @@ pub(crate) fn green_functions(root: &GreenNodeData) -> Vec<(TextSize, &GreenNode
     green_functions_in_context(root).into_iter().map(|(at, node, _)| (at, node)).collect()
 }
 
+/// The tree offsets of the unit's functions, in the order of [`functions`].
+pub fn function_offsets(root: &GreenNodeData) -> Vec<TextSize> {
+    green_functions(root).into_iter().map(|(at, _)| at).collect()
+}
+
 /// Where a function is declared: what its unqualified names may refer to besides locals,
 /// globals and the library.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

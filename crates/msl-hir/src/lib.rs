@@ -14,14 +14,15 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use msl_syntax::vfs::LoadIssue;
-use msl_syntax::{Diagnostic, PpConfig, Severity};
+use msl_syntax::{Diagnostic, PpConfig, Severity, TextRange, TextSize};
 use rustc_hash::FxHashMap;
 use salsa::Setter;
 
-pub use checks::{HirDiagnostic, check_function};
+pub use checks::{Fix, HirDiagnostic, auto_types, check_function};
 pub use codes::code_info;
 pub use db::{
     Db, DiskFiles, FileSet, FunctionId, FunctionSyntax, ParseCache, RootDatabase, SourceFile, Unit, function_green,
+    function_offsets,
     functions, item_tree, parse_unit, unit_incomplete,
 };
 pub use items::{FunctionItem, ItemCache, ItemTree};
@@ -31,6 +32,15 @@ pub use items::{FunctionItem, ItemCache, ItemTree};
 pub struct UnitDiagnostic {
     pub diagnostic: Diagnostic,
     pub hint: Option<String>,
+    /// Mechanical fixes, best first; their edits are in files of the unit.
+    pub fixes: Vec<UnitFix>,
+}
+
+/// A fix whose edits are `(file index, range, replacement)` in files of the unit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnitFix {
+    pub label: String,
+    pub edits: Vec<(u32, TextRange, String)>,
 }
 
 /// Everything wrong with a unit: preprocessor and syntax diagnostics, then the checks of
@@ -38,7 +48,7 @@ pub struct UnitDiagnostic {
 pub fn unit_diagnostics(db: &dyn Db, unit: Unit, syntax_only: bool) -> Vec<UnitDiagnostic> {
     let parse = parse_unit(db, unit);
     let mut out: Vec<UnitDiagnostic> =
-        parse.diagnostics().iter().map(|d| UnitDiagnostic { diagnostic: d.clone(), hint: None }).collect();
+        parse.diagnostics().iter().map(|d| UnitDiagnostic { diagnostic: d.clone(), hint: None, fixes: Vec::new() }).collect();
     if syntax_only {
         return out;
     }
@@ -47,13 +57,43 @@ pub fn unit_diagnostics(db: &dyn Db, unit: Unit, syntax_only: bool) -> Vec<UnitD
         let Some(&start) = starts.get(i) else { continue };
         for d in check_function(db, function).iter() {
             let (file, range) = parse.map_range(d.range + start);
+            let fixes = d.fixes.iter().filter_map(|f| map_fix(&parse, f, start)).collect();
             out.push(UnitDiagnostic {
                 diagnostic: Diagnostic { file, range, severity: d.severity, code: d.code, message: d.message.clone() },
                 hint: d.hint.clone(),
+                fixes,
             });
         }
     }
     out
+}
+
+/// A function's fix in the files of the unit; `None` when an edit does not fall on text
+/// spelled in a file (inside a macro expansion, say), where editing would be wrong.
+fn map_fix(parse: &msl_syntax::Parse, fix: &Fix, start: TextSize) -> Option<UnitFix> {
+    let root = parse.syntax();
+    let mut edits = Vec::new();
+    for (range, text) in &fix.edits {
+        let tree_range = *range + start;
+        let (file, mapped) = parse.map_range(tree_range);
+        if mapped.len() != tree_range.len() {
+            return None;
+        }
+        let in_file = parse.files().get(file as usize)?.text.get(std::ops::Range::<usize>::from(mapped))?;
+        if !tree_range.is_empty() {
+            let covering = root.covering_element(tree_range);
+            let rel = tree_range - covering.text_range().start();
+            let same = match &covering {
+                rowan::NodeOrToken::Node(n) => n.text().slice(rel) == in_file,
+                rowan::NodeOrToken::Token(t) => t.text().get(std::ops::Range::<usize>::from(rel)) == Some(in_file),
+            };
+            if !same {
+                return None;
+            }
+        }
+        edits.push((file, mapped, text.clone()));
+    }
+    Some(UnitFix { label: fix.label.clone(), edits })
 }
 
 /// A convenient owner of a database and its file set, for the command line and tests.

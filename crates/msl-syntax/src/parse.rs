@@ -54,6 +54,9 @@ pub struct Parse {
     pub(crate) piece_starts: Vec<u32>,
     pub(crate) diagnostics: Vec<Diagnostic>,
     pub(crate) state: Option<Arc<ParseState>>,
+    /// Per file, the pieces spelled in it (tokens, trivia, directives and macro
+    /// invocations) in file order: built on first use by [`Parse::piece_at`].
+    file_pieces: std::sync::OnceLock<Arc<Vec<Vec<u32>>>>,
 }
 
 impl std::fmt::Debug for Parse {
@@ -89,7 +92,14 @@ fn build(pp: Preprocessed) -> Parse {
     let (green, piece_starts, parse_diagnostics) = build_tree(&pp, events, &token_pieces, errors);
     let mut diagnostics: Vec<Diagnostic> = pp.diagnostics.iter().map(Diagnostic::from_pp).collect();
     diagnostics.extend(parse_diagnostics);
-    Parse { green, pp: Arc::new(pp), piece_starts, diagnostics, state: Some(Arc::new(state)) }
+    Parse {
+        green,
+        pp: Arc::new(pp),
+        piece_starts,
+        diagnostics,
+        state: Some(Arc::new(state)),
+        file_pieces: Default::default(),
+    }
 }
 
 /// What reparsing a function body needs from the parse of the whole unit.
@@ -323,7 +333,7 @@ impl Parse {
         diagnostics: Vec<Diagnostic>,
         state: Arc<ParseState>,
     ) -> Parse {
-        Parse { green, pp, piece_starts, diagnostics, state: Some(state) }
+        Parse { green, pp, piece_starts, diagnostics, state: Some(state), file_pieces: Default::default() }
     }
 
     /// The root of the tree (a `SOURCE_FILE`).
@@ -410,6 +420,61 @@ impl Parse {
             }
         }
         (p.file, TextRange::new(file_start.into(), (p.start + p.len).into()))
+    }
+
+    /// The tree offset where piece `i` starts.
+    pub fn piece_start(&self, i: usize) -> Option<TextSize> {
+        self.piece_starts.get(i).map(|&s| s.into())
+    }
+
+    /// The piece that holds the tree offset `offset` (the first of several empty ones).
+    pub fn piece_index_at(&self, offset: TextSize) -> Option<usize> {
+        let off: u32 = offset.into();
+        self.piece_starts.partition_point(|&s| s <= off).checked_sub(1)
+    }
+
+    /// The piece spelled in `file` that covers byte `offset` of the file (its start
+    /// included, its end excluded), with the tree offset that corresponds to `offset`.
+    /// Macro invocations are one piece; the tokens they expand to follow them.
+    pub fn piece_at(&self, file: u32, offset: TextSize) -> Option<(usize, TextSize)> {
+        let index = self.file_pieces.get_or_init(|| Arc::new(self.index_file_pieces()));
+        let list = index.get(file as usize)?;
+        let off: u32 = offset.into();
+        let pieces = &self.pp.pieces;
+        let k = list.partition_point(|&i| pieces[i as usize].start <= off).checked_sub(1)?;
+        let i = list[k] as usize;
+        let p = &pieces[i];
+        if off >= p.start + p.len.max(1) {
+            return None;
+        }
+        let within = if p.kind == SyntaxKind::MACRO_CALL || p.call != NO_CALL { 0 } else { off - p.start };
+        Some((i, TextSize::from(self.piece_starts[i] + within)))
+    }
+
+    /// The tree offset of byte `offset` of `file`, when that byte is spelled there and
+    /// not inside a macro invocation.
+    pub fn tree_offset(&self, file: u32, offset: TextSize) -> Option<TextSize> {
+        let (i, at) = self.piece_at(file, offset)?;
+        (self.pp.pieces[i].call == NO_CALL).then_some(at)
+    }
+
+    fn index_file_pieces(&self) -> Vec<Vec<u32>> {
+        let mut out: Vec<Vec<u32>> = vec![Vec::new(); self.pp.files.len()];
+        let mut ends: Vec<u32> = vec![0; self.pp.files.len()];
+        for (i, p) in self.pp.pieces.iter().enumerate() {
+            let spelled = p.call == NO_CALL || p.kind == SyntaxKind::MACRO_CALL;
+            if p.file == ARENA || !spelled || p.len == 0 {
+                continue;
+            }
+            let f = p.file as usize;
+            if f >= out.len() || p.start < ends[f] {
+                // a second inclusion of the same file: keep the first
+                continue;
+            }
+            ends[f] = p.start + p.len;
+            out[f].push(i as u32);
+        }
+        out
     }
 
     /// Where a token of this tree came from.

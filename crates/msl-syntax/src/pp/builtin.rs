@@ -16,7 +16,8 @@ pub enum SystemHeader {
     Unknown,
 }
 
-const METAL_HEADERS: &[&str] = &[
+/// The Metal standard library headers.
+pub const METAL_HEADERS: &[&str] = &[
     "metal_stdlib",
     "metal_array",
     "metal_assert",

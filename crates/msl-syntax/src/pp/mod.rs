@@ -21,7 +21,7 @@ use crate::lexer::{self, LexError, Token};
 use crate::vfs::{FileId, FileResolver};
 use crate::{Severity, SyntaxKind, SyntaxKind::*, TextRange, TextSize};
 
-pub use builtin::{SystemHeader, classify as classify_system_header};
+pub use builtin::{METAL_HEADERS, SystemHeader, classify as classify_system_header};
 
 /// Marks a piece or token whose text lives in the preprocessor's arena (pasted tokens,
 /// stringized arguments, `__LINE__`, ...), not in a file.

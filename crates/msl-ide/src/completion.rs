@@ -1,0 +1,624 @@
+//! Context-aware completion: attributes inside `[[ ]]`, members and swizzles after `.`,
+//! a namespace's or enum's names after `::`, otherwise what is in scope (locals, the unit's
+//! declarations, macros, the library, keywords) and snippets for entry points.
+
+use msl_stdlib::{Entry, Stdlib};
+use msl_syntax::ast::{self, AstNode};
+use msl_syntax::{SyntaxKind, SyntaxNode, SyntaxToken, TextRange, TextSize};
+use rustc_hash::FxHashSet;
+
+use crate::locate::{FileCtx, compact};
+use crate::resolve::{self, Def, TypeName};
+use crate::symbols::{SymbolKind, fuzzy_match, strip_attributes};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CompletionKind {
+    Function,
+    Method,
+    Field,
+    Variable,
+    Parameter,
+    Constant,
+    Struct,
+    Enum,
+    EnumMember,
+    Type,
+    TypeParameter,
+    Namespace,
+    Macro,
+    Keyword,
+    Attribute,
+    Snippet,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompletionItem {
+    pub label: String,
+    pub kind: CompletionKind,
+    pub detail: Option<String>,
+    /// Documentation known up front (short); the rest comes from [`crate::Snapshot::completion_docs`].
+    pub documentation: Option<String>,
+    /// Text to insert instead of the label; a snippet (`$1`, `${1:name}`) when `is_snippet`.
+    pub insert_text: Option<String>,
+    pub is_snippet: bool,
+    /// Orders items: lower first.
+    pub sort_group: u8,
+    /// Key for [`crate::Snapshot::completion_docs`].
+    pub resolve_key: Option<String>,
+}
+
+/// Completions and the range of the main file they replace.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Completions {
+    pub items: Vec<CompletionItem>,
+    pub replace: TextRange,
+}
+
+const KEYWORDS: &[&str] = &[
+    "auto", "bool", "break", "case", "char", "class", "const", "constant", "constexpr", "continue", "default",
+    "device", "do", "else", "enum", "false", "float", "for", "fragment", "half", "if", "int", "kernel", "long",
+    "namespace", "object_data", "ray_data", "return", "short", "signed", "sizeof", "static", "static_assert",
+    "struct", "switch", "template", "thread", "threadgroup", "threadgroup_imageblock", "true", "typedef",
+    "typename", "uint", "union", "unsigned", "using", "vertex", "void", "volatile", "while",
+];
+
+fn item(label: impl Into<String>, kind: CompletionKind, detail: Option<String>, group: u8) -> CompletionItem {
+    CompletionItem {
+        label: label.into(),
+        kind,
+        detail,
+        documentation: None,
+        insert_text: None,
+        is_snippet: false,
+        sort_group: group,
+        resolve_key: None,
+    }
+}
+
+pub(crate) fn completions(cx: &FileCtx, offset: TextSize) -> Completions {
+    let text = cx.text();
+    let off = usize::from(offset).min(text.len());
+    let bytes = text.as_bytes();
+    let mut start = off;
+    while start > 0 && (bytes[start - 1].is_ascii_alphanumeric() || bytes[start - 1] == b'_') {
+        start -= 1;
+    }
+    let prefix = &text[start..off];
+    let replace = TextRange::new((start as u32).into(), (off as u32).into());
+    let mut before = start;
+    while before > 0 && matches!(bytes[before - 1], b' ' | b'\t') {
+        before -= 1;
+    }
+    let lead = &text[..before];
+    let mut items = if in_comment_or_string(cx, offset) {
+        Vec::new()
+    } else if lead.ends_with('.') && !lead.ends_with("..") || lead.ends_with("->") {
+        let op_len = if lead.ends_with("->") { 2 } else { 1 };
+        member_completions(cx, TextSize::from((before - op_len) as u32))
+    } else if lead.ends_with("::") {
+        qualified_completions(cx, &text[..before - 2])
+    } else if let Some(open) = open_attribute(lead) {
+        attribute_completions(cx, TextSize::from(open as u32))
+    } else if line_prefix_is_directive(lead) {
+        directive_completions(cx, lead)
+    } else {
+        scope_completions(cx, TextSize::from(start as u32), offset)
+    };
+    if !prefix.is_empty() {
+        items.retain(|i| fuzzy_match(prefix, &i.label));
+    }
+    let mut seen = FxHashSet::default();
+    items.retain(|i| seen.insert((i.label.clone(), i.kind)));
+    items.sort_by(|a, b| a.sort_group.cmp(&b.sort_group).then_with(|| a.label.cmp(&b.label)));
+    Completions { items, replace }
+}
+
+fn in_comment_or_string(cx: &FileCtx, offset: TextSize) -> bool {
+    let Some(tree) = cx.tree_offset(offset) else { return false };
+    let Some(tok) = cx.root.token_at_offset(tree).left_biased() else { return false };
+    let inside = tok.text_range().start() < tree && tree < tok.text_range().end();
+    let line_comment_to_end = tok.kind() == SyntaxKind::COMMENT && tok.text().starts_with("//") && tok.text_range().start() < tree;
+    (inside && matches!(tok.kind(), SyntaxKind::COMMENT | SyntaxKind::STRING_LIT | SyntaxKind::CHAR_LIT)) || line_comment_to_end
+}
+
+/// The offset of an unclosed `[[` on the text before the cursor.
+fn open_attribute(lead: &str) -> Option<usize> {
+    let window_start = lead.len().saturating_sub(600);
+    let window_start = (window_start..=lead.len()).find(|&i| lead.is_char_boundary(i)).unwrap_or(lead.len());
+    let window = &lead[window_start..];
+    let open = window.rfind("[[")?;
+    let after = &window[open..];
+    if after.contains("]]") || after.contains(';') || after.contains('{') || after.contains('}') {
+        return None;
+    }
+    Some(window_start + open)
+}
+
+fn line_prefix_is_directive(lead: &str) -> bool {
+    let line = lead.rsplit('\n').next().unwrap_or(lead);
+    line.trim_start().starts_with('#')
+}
+
+fn directive_completions(cx: &FileCtx, lead: &str) -> Vec<CompletionItem> {
+    let line = lead.rsplit('\n').next().unwrap_or(lead).trim_start();
+    let directive = line.trim_start_matches('#').trim_start();
+    if directive.is_empty() || !directive.contains(' ') {
+        return [
+            "include", "import", "define", "undef", "if", "ifdef", "ifndef", "elif", "else", "endif", "pragma",
+            "error", "warning", "line",
+        ]
+        .iter()
+        .map(|d| item(*d, CompletionKind::Keyword, None, 0))
+        .collect();
+    }
+    let word = directive.split_whitespace().next().unwrap_or("");
+    match word {
+        "include" | "import" if directive.contains('<') => {
+            msl_syntax::pp::METAL_HEADERS.iter().map(|h| item(*h, CompletionKind::Namespace, Some("built-in header".into()), 0)).collect()
+        }
+        "ifdef" | "ifndef" | "undef" | "if" | "elif" => macro_items(cx),
+        _ => Vec::new(),
+    }
+}
+
+fn macro_items(cx: &FileCtx) -> Vec<CompletionItem> {
+    let pp = cx.parse.preprocessed();
+    let mut out = Vec::new();
+    for m in &pp.macros {
+        let detail = match &m.params {
+            Some(p) => format!("#define {}({}) {}", m.name, p.join(", "), m.body),
+            None => format!("#define {} {}", m.name, m.body),
+        };
+        let detail: String = detail.chars().take(120).collect();
+        let is_predefined = pp.files.get(m.file as usize).is_some_and(|f| f.is_virtual);
+        out.push(item(m.name.to_string(), CompletionKind::Macro, Some(detail), if is_predefined { 6 } else { 2 }));
+    }
+    out
+}
+
+/// The token of the tree right before `offset` of the main file (skipping trivia).
+fn token_before(cx: &FileCtx, offset: TextSize) -> Option<SyntaxToken> {
+    let mut o = offset;
+    // the tree offset of the nearest spelled byte at or before `offset`
+    for _ in 0..64 {
+        if let Some(t) = cx.tree_offset(o) {
+            let tok = cx.root.token_at_offset(t + TextSize::from(1)).left_biased()?;
+            return Some(tok);
+        }
+        o = o.checked_sub(1.into())?;
+    }
+    None
+}
+
+fn member_completions(cx: &FileCtx, dot: TextSize) -> Vec<CompletionItem> {
+    let Some(op) = token_before(cx, dot) else { return Vec::new() };
+    if !matches!(op.kind(), SyntaxKind::DOT | SyntaxKind::ARROW) {
+        return Vec::new();
+    }
+    let receiver_type = receiver_of(cx, &op);
+    let Some(ty) = receiver_type else { return Vec::new() };
+    members_of_type(cx, &ty)
+}
+
+fn receiver_of(cx: &FileCtx, op: &SyntaxToken) -> Option<TypeName> {
+    if let Some(parent) = op.parent()
+        && parent.kind() == SyntaxKind::MEMBER_EXPR
+        && let Some(recv) = parent.children().next()
+        && recv.text_range().end() <= op.text_range().start()
+    {
+        return resolve::expr_type(cx, &recv);
+    }
+    // an unfinished expression: the name right before the operator
+    let mut prev = op.prev_token();
+    while let Some(p) = &prev {
+        if p.kind().is_trivia() {
+            prev = p.prev_token();
+        } else {
+            break;
+        }
+    }
+    let prev = prev?;
+    if prev.kind() != SyntaxKind::IDENT {
+        return None;
+    }
+    let def = resolve::resolve(cx, &prev, false)?;
+    resolve::declared_type(&def).map(|(t, _)| t)
+}
+
+fn members_of_type(cx: &FileCtx, ty: &TypeName) -> Vec<CompletionItem> {
+    let mut out = Vec::new();
+    let index = cx.index();
+    let base = index.resolve_alias(&ty.base);
+    // fields and methods of a struct of the unit (and its bases)
+    let mut queue = vec![base.clone()];
+    let mut seen = Vec::new();
+    while let Some(t) = queue.pop() {
+        if seen.contains(&t) || seen.len() > 16 {
+            continue;
+        }
+        for s in index.members_of(&t) {
+            let kind = match s.kind {
+                SymbolKind::Field => CompletionKind::Field,
+                SymbolKind::Method => CompletionKind::Method,
+                _ => continue,
+            };
+            let detail = resolve::declared_type(&Def::Item(s.clone())).map(|(t, _)| t.written);
+            out.push(item(s.name.clone(), kind, detail, 0));
+        }
+        for s in index.named(&t).filter(|s| s.kind.is_type()) {
+            if let Some(st) = ast::Struct::cast(s.node.clone())
+                && let Some(bases) = st.base_clause()
+            {
+                for b in bases.bases() {
+                    if let Some(last) = crate::resolve::base_name(&b) {
+                        queue.push(last);
+                    }
+                }
+            }
+        }
+        seen.push(t);
+    }
+    // swizzles of vectors
+    if let Some(size) = resolve::vector_size(&base) {
+        let elem = resolve::vector_element(&base).unwrap_or_default();
+        for set in ["xyzw", "rgba"] {
+            let comps = &set[..size];
+            for c in comps.chars() {
+                out.push(item(c.to_string(), CompletionKind::Field, Some(elem.clone()), 1));
+            }
+            // the common whole-prefix selections
+            for n in 2..=size {
+                out.push(item(&comps[..n], CompletionKind::Field, Some(format!("{elem}{n}")), 2));
+            }
+        }
+    }
+    // methods and members of library types (textures, atomics, ...)
+    let lib = Stdlib::get();
+    for m in lib.methods_of(&base) {
+        let mut it = item(m.name, CompletionKind::Method, Some(m.summary.to_string()), 0);
+        it.resolve_key = Some(format!("method:{base}:{}", m.name));
+        out.push(it);
+    }
+    for m in lib.members_of(&base) {
+        out.push(item(m.name, CompletionKind::Field, Some(m.ty.to_string()), 0));
+    }
+    out
+}
+
+fn qualified_completions(cx: &FileCtx, lead: &str) -> Vec<CompletionItem> {
+    // the qualifier: the identifier (path) right before `::`
+    let bytes = lead.as_bytes();
+    let mut s = lead.len();
+    while s > 0 && (bytes[s - 1].is_ascii_alphanumeric() || bytes[s - 1] == b'_') {
+        s -= 1;
+    }
+    let qualifier = &lead[s..];
+    let lib = Stdlib::get();
+    let mut out = Vec::new();
+    if qualifier == "metal" || qualifier == "std" {
+        out.extend(library_items(cx, None));
+    }
+    if let Some(e) = lib.lookup(qualifier).iter().find_map(|e| match e {
+        Entry::Enum(e) => Some(*e),
+        _ => None,
+    }) {
+        for m in e.members {
+            let mut it = item(m.name, CompletionKind::EnumMember, Some(format!("{}::{}", e.name, m.name)), 0);
+            it.documentation = Some(m.summary.to_string());
+            out.push(it);
+        }
+    }
+    // nested library namespaces (`metal::raytracing::`) and types in them
+    for e in lib.lookup_qualified(qualifier, "") {
+        let _ = e;
+    }
+    let index = cx.index();
+    for s in index.members_of(qualifier) {
+        out.push(sym_item(s));
+    }
+    out
+}
+
+fn attribute_completions(cx: &FileCtx, open: TextSize) -> Vec<CompletionItem> {
+    let positions = attribute_positions(cx, open);
+    let lib = Stdlib::get();
+    let config = &cx.settings.config;
+    let mut out = Vec::new();
+    for a in msl_stdlib::ATTRIBUTES.iter() {
+        if let Some(ps) = &positions
+            && !a.positions.iter().any(|p| ps.contains(p))
+        {
+            continue;
+        }
+        if !msl_stdlib::available(a.since, a.platforms, config.version, config.platform) {
+            continue;
+        }
+        let mut it = item(a.name, CompletionKind::Attribute, Some(format!("{}{}", a.name, a.args)), 0);
+        it.documentation = Some(a.summary.to_string());
+        it.resolve_key = Some(format!("attr:{}", a.name));
+        // `buffer(n)`: put the cursor in the parentheses
+        if a.args.starts_with('(') {
+            it.insert_text = Some(format!("{}($1)", a.name));
+            it.is_snippet = true;
+        }
+        out.push(it);
+    }
+    let _ = lib;
+    out
+}
+
+/// Where an attribute list at `open` stands, as the library's position names.
+fn attribute_positions(cx: &FileCtx, open: TextSize) -> Option<Vec<&'static str>> {
+    let tree = cx.tree_offset(open)?;
+    let tok = cx.root.token_at_offset(tree).right_biased()?;
+    for a in tok.parent_ancestors() {
+        match a.kind() {
+            SyntaxKind::PARAM => {
+                let f = a.ancestors().find(|x| x.kind() == SyntaxKind::FUNCTION).and_then(ast::Function::cast)?;
+                let mut ps = vec!["param"];
+                ps.push(match f.stage() {
+                    Some(ast::Stage::Kernel) => "kernel_param",
+                    Some(ast::Stage::Vertex) => "vertex_param",
+                    Some(ast::Stage::Fragment) => "fragment_param",
+                    _ => return stage_from_attributes(&f),
+                });
+                return Some(ps);
+            }
+            SyntaxKind::VAR_DECL => {
+                if a.parent().is_some_and(|p| p.kind() == SyntaxKind::MEMBER_LIST) {
+                    return Some(vec![
+                        "struct_member",
+                        "vertex_output",
+                        "fragment_input",
+                        "fragment_output",
+                        "mesh_output",
+                        "stage_in_member",
+                        "post_tess_vertex_input",
+                        "intersection_output",
+                    ]);
+                }
+                return Some(vec!["variable"]);
+            }
+            SyntaxKind::FUNCTION => return Some(vec!["function"]),
+            SyntaxKind::SOURCE_FILE => return Some(vec!["function", "variable"]),
+            _ => {}
+        }
+    }
+    None
+}
+
+fn stage_from_attributes(f: &ast::Function) -> Option<Vec<&'static str>> {
+    let names: Vec<String> = f.attribute_lists().flat_map(|l| l.attributes().filter_map(|a| a.name()).collect::<Vec<_>>()).collect();
+    for (attr, pos) in [
+        ("mesh", "mesh_param"),
+        ("object", "object_param"),
+        ("intersection", "intersection_param"),
+        ("tile", "tile_param"),
+        ("kernel", "kernel_param"),
+        ("vertex", "vertex_param"),
+        ("fragment", "fragment_param"),
+    ] {
+        if names.iter().any(|n| n == attr) {
+            return Some(vec!["param", pos]);
+        }
+    }
+    None
+}
+
+fn sym_item(s: &crate::index::ItemSym) -> CompletionItem {
+    let kind = match s.kind {
+        SymbolKind::Function => CompletionKind::Function,
+        SymbolKind::Method => CompletionKind::Method,
+        SymbolKind::Struct | SymbolKind::Class | SymbolKind::Union => CompletionKind::Struct,
+        SymbolKind::Enum => CompletionKind::Enum,
+        SymbolKind::EnumMember => CompletionKind::EnumMember,
+        SymbolKind::Field => CompletionKind::Field,
+        SymbolKind::Variable => CompletionKind::Variable,
+        SymbolKind::Constant => CompletionKind::Constant,
+        SymbolKind::Parameter => CompletionKind::Parameter,
+        SymbolKind::Typedef => CompletionKind::Type,
+        SymbolKind::Namespace => CompletionKind::Namespace,
+        SymbolKind::Macro => CompletionKind::Macro,
+        SymbolKind::TypeParameter => CompletionKind::TypeParameter,
+    };
+    let detail = match s.kind {
+        SymbolKind::Function | SymbolKind::Method => ast::Function::cast(s.node.clone())
+            .and_then(|f| f.param_list())
+            .map(|p| strip_attributes(&compact(p.syntax()))),
+        _ => resolve::declared_type(&Def::Item(s.clone())).map(|(t, _)| t.written),
+    };
+    let mut it = item(s.name.clone(), kind, detail, 1);
+    it.documentation = crate::locate::doc_comment(&s.node);
+    it
+}
+
+fn library_items(cx: &FileCtx, _context: Option<&str>) -> Vec<CompletionItem> {
+    let lib = Stdlib::get();
+    let config = &cx.settings.config;
+    let mut out = Vec::new();
+    for name in lib.names() {
+        let Some(e) = lib.lookup(name).iter().find(|e| {
+            matches!(e, Entry::Function(_) | Entry::Type(_) | Entry::Constant(_) | Entry::Enum(_))
+        }) else {
+            continue;
+        };
+        if !e.available(config.version, config.platform) {
+            continue;
+        }
+        let kind = match e {
+            Entry::Function(_) => CompletionKind::Function,
+            Entry::Type(_) => CompletionKind::Type,
+            Entry::Constant(_) => CompletionKind::Constant,
+            _ => CompletionKind::Enum,
+        };
+        let detail = match e {
+            Entry::Function(f) => f.overloads.first().map(|o| o.sig.to_string()),
+            _ => Some(e.summary().to_string()),
+        };
+        let mut it = item(name, kind, detail, 4);
+        it.resolve_key = Some(format!("lib:{name}"));
+        out.push(it);
+    }
+    out
+}
+
+fn scope_completions(cx: &FileCtx, start: TextSize, offset: TextSize) -> Vec<CompletionItem> {
+    let mut out = Vec::new();
+    let anchor = token_before(cx, start);
+    let in_function = anchor
+        .as_ref()
+        .is_some_and(|t| t.parent_ancestors().any(|a| a.kind() == SyntaxKind::COMPOUND_STMT));
+    if let Some(tok) = &anchor {
+        out.extend(locals_at(tok));
+    }
+    let index = cx.index();
+    let containers = anchor.as_ref().map(resolve::containers_at).unwrap_or_else(|| vec![String::new()]);
+    for s in &index.syms {
+        if s.kind == SymbolKind::Parameter {
+            continue;
+        }
+        // members of other structs are reached with `.` or `::`
+        if !containers.contains(&s.container) && s.kind != SymbolKind::EnumMember {
+            continue;
+        }
+        if s.kind == SymbolKind::EnumMember && is_scoped_enum_member(s) {
+            continue;
+        }
+        out.push(sym_item(s));
+    }
+    out.extend(macro_items(cx));
+    out.extend(library_items(cx, None));
+    for k in KEYWORDS {
+        out.push(item(*k, CompletionKind::Keyword, None, 5));
+    }
+    if !in_function {
+        out.extend(snippets());
+    }
+    let _ = offset;
+    out
+}
+
+fn is_scoped_enum_member(s: &crate::index::ItemSym) -> bool {
+    s.node
+        .ancestors()
+        .find(|a| a.kind() == SyntaxKind::ENUM)
+        .and_then(ast::Enum::cast)
+        .is_some_and(|e| e.is_scoped())
+}
+
+/// Parameters and local variables visible at `tok`, innermost first.
+fn locals_at(tok: &SyntaxToken) -> Vec<CompletionItem> {
+    let at = tok.text_range().end();
+    let mut out = Vec::new();
+    let mut push = |name: String, kind: CompletionKind, detail: Option<String>| {
+        out.push(item(name, kind, detail, 0));
+    };
+    let var_items = |v: &SyntaxNode, push: &mut dyn FnMut(String, CompletionKind, Option<String>)| {
+        if let Some(var) = ast::VarDecl::cast(v.clone()) {
+            let ty = var.decl_specifiers().and_then(|s| s.type_spec()).map(|t| compact(t.syntax()));
+            for d in var.declarators() {
+                if let Some(n) = d.name()
+                    && n.syntax().text_range().end() <= at
+                {
+                    push(n.text(), CompletionKind::Variable, ty.clone());
+                }
+            }
+        }
+    };
+    for anc in tok.parent_ancestors() {
+        match anc.kind() {
+            SyntaxKind::COMPOUND_STMT => {
+                for stmt in anc.children() {
+                    if stmt.text_range().start() >= at {
+                        break;
+                    }
+                    if stmt.kind() == SyntaxKind::DECL_STMT {
+                        for v in stmt.children().filter(|c| c.kind() == SyntaxKind::VAR_DECL) {
+                            var_items(&v, &mut push);
+                        }
+                    }
+                }
+            }
+            SyntaxKind::FOR_STMT | SyntaxKind::RANGE_FOR_STMT | SyntaxKind::IF_STMT | SyntaxKind::WHILE_STMT | SyntaxKind::SWITCH_STMT => {
+                for part in anc.children() {
+                    for v in std::iter::once(part.clone()).chain(part.children()).filter(|v| v.kind() == SyntaxKind::VAR_DECL) {
+                        var_items(&v, &mut push);
+                    }
+                }
+            }
+            SyntaxKind::FUNCTION | SyntaxKind::LAMBDA_EXPR => {
+                let params = anc.descendants().find(|d| d.kind() == SyntaxKind::PARAM_LIST);
+                if let Some(list) = params {
+                    for p in list.children().filter_map(ast::Param::cast) {
+                        if let Some(n) = p.name() {
+                            let ty = p.decl_specifiers().and_then(|s| s.type_spec()).map(|t| compact(t.syntax()));
+                            push(n.text(), CompletionKind::Parameter, ty);
+                        }
+                    }
+                }
+            }
+            SyntaxKind::TEMPLATE_DECL => {
+                for list in anc.children().filter(|c| c.kind() == SyntaxKind::TEMPLATE_PARAM_LIST) {
+                    for p in list.children() {
+                        if let Some(n) = p.descendants().find(|d| d.kind() == SyntaxKind::NAME).and_then(ast::Name::cast) {
+                            push(n.text(), CompletionKind::TypeParameter, None);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+fn snippets() -> Vec<CompletionItem> {
+    let make = |label: &str, detail: &str, body: &str| {
+        let mut it = item(label, CompletionKind::Snippet, Some(detail.to_string()), 3);
+        it.insert_text = Some(body.to_string());
+        it.is_snippet = true;
+        it
+    };
+    vec![
+        make(
+            "kernel",
+            "compute kernel",
+            "kernel void ${1:name}(device ${2:float} *${3:data} [[buffer(0)]],\n            uint ${4:gid} [[thread_position_in_grid]])\n{\n    $0\n}",
+        ),
+        make(
+            "vertex",
+            "vertex function",
+            "struct ${1:VertexOut} {\n    float4 position [[position]];\n};\n\nvertex ${1:VertexOut} ${2:vertex_main}(uint vid [[vertex_id]],\n                               constant float4 *positions [[buffer(0)]])\n{\n    ${1:VertexOut} out;\n    out.position = positions[vid];\n    $0\n    return out;\n}",
+        ),
+        make(
+            "fragment",
+            "fragment function",
+            "fragment float4 ${1:fragment_main}(${2:VertexOut} in [[stage_in]],\n                              texture2d<float> ${3:tex} [[texture(0)]],\n                              sampler ${4:smp} [[sampler(0)]])\n{\n    return ${3:tex}.sample(${4:smp}, ${5:float2(0)});$0\n}",
+        ),
+        make("struct", "struct definition", "struct ${1:Name} {\n    $0\n};"),
+    ]
+}
+
+/// Documentation for a completion item's key.
+pub(crate) fn docs(cx: Option<&FileCtx>, key: &str) -> Option<String> {
+    let lib = Stdlib::get();
+    if let Some(name) = key.strip_prefix("lib:") {
+        let parts: Vec<String> = lib
+            .lookup(name)
+            .iter()
+            .filter(|e| !matches!(e, Entry::Attribute(_) | Entry::Method(_) | Entry::Member(_)))
+            .take(2)
+            .map(msl_stdlib::hover)
+            .collect();
+        return (!parts.is_empty()).then(|| parts.join("\n\n---\n\n"));
+    }
+    if let Some(name) = key.strip_prefix("attr:") {
+        return lib.attributes_named(name).next().map(|a| msl_stdlib::hover(&Entry::Attribute(a)));
+    }
+    if let Some(rest) = key.strip_prefix("method:") {
+        let (ty, name) = rest.split_once(':')?;
+        return lib.method(ty, name).next().map(|m| msl_stdlib::hover(&Entry::Method(m)));
+    }
+    let _ = cx;
+    None
+}

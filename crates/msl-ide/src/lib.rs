@@ -1,0 +1,363 @@
+//! IDE features for the Metal Shading Language as plain data: diagnostics, hover,
+//! completion, signature help, navigation, symbols, semantic tokens, inlay hints, folding,
+//! selection ranges and quick fixes.
+//!
+//! Positions are byte offsets into a file's text and ranges are [`TextRange`]s; the server
+//! converts them to its protocol's positions. Nothing here knows about LSP or JSON.
+//!
+//! An [`AnalysisHost`] owns the database and applies changes; a [`Snapshot`] is a cheap,
+//! consistent view for answering requests on other threads. A change made through the host
+//! cancels the queries running on snapshots: their methods then return [`Cancelled`].
+
+pub mod config;
+pub mod rules;
+
+mod actions;
+mod builtins;
+mod completion;
+mod diagnostics;
+mod folding;
+mod hover;
+mod index;
+mod inlay;
+mod locate;
+mod references;
+mod resolve;
+mod semantic;
+mod signature;
+mod symbols;
+
+use std::panic::AssertUnwindSafe;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use msl_hir::{Analysis, Db, RootDatabase, SourceFile, Unit};
+use msl_syntax::{Parse, PpConfig};
+use rustc_hash::FxHashMap;
+use salsa::Setter;
+
+pub use actions::{CodeAction, FileEdit};
+pub use builtins::{BUILTIN_LIBRARY_PATH, builtin_library_text};
+pub use completion::{CompletionItem, CompletionKind, Completions};
+pub use diagnostics::{FileDiagnostic, Related};
+pub use folding::{Fold, FoldKind};
+pub use hover::Hover;
+pub use inlay::{InlayHint, InlayKind};
+pub use msl_syntax::{TextRange, TextSize};
+pub use rules::RuleLevels;
+pub use salsa::Cancelled;
+pub use semantic::{SemanticToken, TOKEN_MODIFIERS, TOKEN_TYPES, TokenModifier, TokenType};
+pub use signature::{SignatureHelp, SignatureInfo};
+pub use symbols::{Symbol, SymbolKind, WorkspaceSymbol};
+
+/// A result that is `Err` when a newer change cancelled the computation.
+pub type Cancellable<T> = Result<T, Cancelled>;
+
+/// A range in a file: where a definition is, or a reference.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct FileRange {
+    pub path: PathBuf,
+    pub range: TextRange,
+}
+
+/// A place to go to: the whole declaration (`full`) and its name (`focus`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NavTarget {
+    pub path: PathBuf,
+    pub full: TextRange,
+    pub focus: TextRange,
+    /// The file's text, so that callers can convert offsets of files they have not opened.
+    pub text: Arc<str>,
+}
+
+/// How a file is analysed: its preprocessor configuration and the levels of its rules.
+#[derive(Debug, Clone, Default)]
+pub struct FileSettings {
+    pub config: PpConfig,
+    pub rules: RuleLevels,
+}
+
+struct OpenFile {
+    unit: Unit,
+    settings: FileSettings,
+}
+
+/// Owns the database: files, units and their settings. Changes go through it.
+pub struct AnalysisHost {
+    analysis: Analysis,
+    open: FxHashMap<PathBuf, OpenFile>,
+    caches: Arc<Caches>,
+}
+
+/// Derived data kept between requests, keyed by the parse it was derived from.
+#[derive(Default)]
+pub(crate) struct Caches {
+    index: Mutex<FxHashMap<Unit, (Arc<Parse>, Arc<index::ItemIndex>)>>,
+}
+
+impl Default for AnalysisHost {
+    fn default() -> Self {
+        AnalysisHost::new()
+    }
+}
+
+impl AnalysisHost {
+    /// A host whose units read headers they include from the disk when no open buffer
+    /// holds them.
+    pub fn new() -> AnalysisHost {
+        AnalysisHost { analysis: Analysis::with_disk(), open: FxHashMap::default(), caches: Arc::default() }
+    }
+
+    /// Sets the text of a file (an open buffer, or a header that changed on disk).
+    pub fn set_file_text(&mut self, path: &Path, text: Arc<str>) -> SourceFile {
+        self.analysis.set_file(path, text)
+    }
+
+    /// Sets a file's text from bytes; invalid UTF-8 is replaced and reported.
+    pub fn set_file_bytes(&mut self, path: &Path, bytes: &[u8]) -> SourceFile {
+        self.analysis.set_file_bytes(path, bytes)
+    }
+
+    /// Opens (or re-opens) `path` as the main file of a unit analysed with `settings`.
+    pub fn open(&mut self, path: &Path, text: Arc<str>, settings: FileSettings) {
+        let path = msl_syntax::vfs::normalize(path);
+        let file = self.analysis.set_file(&path, text);
+        match self.open.get_mut(&path) {
+            Some(open) => {
+                if open.settings.config != settings.config {
+                    open.unit.set_config(&mut self.analysis.db).to(settings.config.clone());
+                }
+                open.settings = settings;
+            }
+            None => {
+                let unit = self.analysis.unit(file, settings.config.clone());
+                self.open.insert(path, OpenFile { unit, settings });
+            }
+        }
+    }
+
+    /// Changes the settings of an open file.
+    pub fn set_settings(&mut self, path: &Path, settings: FileSettings) {
+        let path = msl_syntax::vfs::normalize(path);
+        if let Some(open) = self.open.get_mut(&path) {
+            if open.settings.config != settings.config {
+                open.unit.set_config(&mut self.analysis.db).to(settings.config.clone());
+            }
+            open.settings = settings;
+        }
+    }
+
+    /// Stops analysing `path` as a unit (its text stays known for units that include it).
+    pub fn close(&mut self, path: &Path) {
+        let path = msl_syntax::vfs::normalize(path);
+        if let Some(open) = self.open.remove(&path) {
+            if let Some(cache) = self.analysis.db.parse_cache() {
+                cache.forget(open.unit);
+            }
+            if let Some(cache) = self.analysis.db.item_cache() {
+                cache.forget(open.unit);
+            }
+            if let Ok(mut index) = self.caches.index.lock() {
+                index.remove(&open.unit);
+            }
+        }
+    }
+
+    /// The open files.
+    pub fn open_files(&self) -> impl Iterator<Item = &Path> {
+        self.open.keys().map(|p| p.as_path())
+    }
+
+    /// Whether `path` is open.
+    pub fn is_open(&self, path: &Path) -> bool {
+        self.open.contains_key(&msl_syntax::vfs::normalize(path))
+    }
+
+    /// The open files whose units read `path` (the file itself included, when open).
+    pub fn units_reading(&self, path: &Path) -> Vec<PathBuf> {
+        let path = msl_syntax::vfs::normalize(path);
+        let snap = self.snapshot();
+        let mut out = Vec::new();
+        for (p, open) in &self.open {
+            if *p == path {
+                out.push(p.clone());
+                continue;
+            }
+            let reads = salsa::Cancelled::catch(AssertUnwindSafe(|| {
+                let parse = msl_hir::parse_unit(&snap.db, open.unit);
+                parse.files().iter().any(|f| msl_syntax::vfs::normalize(&f.path) == path)
+            }));
+            if reads.unwrap_or(true) {
+                out.push(p.clone());
+            }
+        }
+        out
+    }
+
+    /// A consistent view for answering requests.
+    pub fn snapshot(&self) -> Snapshot {
+        let units = self.open.iter().map(|(p, o)| (p.clone(), (o.unit, o.settings.clone()))).collect();
+        Snapshot { db: self.analysis.db.clone(), units: Arc::new(units), caches: self.caches.clone() }
+    }
+}
+
+/// A read-only view of the analysis at one revision.
+#[derive(Clone)]
+pub struct Snapshot {
+    db: RootDatabase,
+    units: Arc<FxHashMap<PathBuf, (Unit, FileSettings)>>,
+    caches: Arc<Caches>,
+}
+
+impl Snapshot {
+    fn with<T>(&self, f: impl FnOnce() -> T) -> Cancellable<T> {
+        Cancelled::catch(AssertUnwindSafe(f))
+    }
+
+    fn file(&self, path: &Path) -> Option<locate::FileCtx<'_>> {
+        let path = msl_syntax::vfs::normalize(path);
+        let (unit, settings) = self.units.get(&path)?;
+        Some(locate::FileCtx::new(&self.db, *unit, settings, &self.caches))
+    }
+
+    /// Diagnostics of an open file, after its rule levels and suppression comments:
+    /// problems in the file itself, and at the `#include` of a header with errors.
+    pub fn diagnostics(&self, path: &Path) -> Cancellable<Vec<FileDiagnostic>> {
+        self.with(|| self.file(path).map(|f| diagnostics::file_diagnostics(&f)).unwrap_or_default())
+    }
+
+    /// Hover documentation at `offset`.
+    pub fn hover(&self, path: &Path, offset: TextSize) -> Cancellable<Option<Hover>> {
+        self.with(|| self.file(path).and_then(|f| hover::hover(&f, offset)))
+    }
+
+    /// Completions at `offset`.
+    pub fn completions(&self, path: &Path, offset: TextSize) -> Cancellable<Completions> {
+        self.with(|| self.file(path).map(|f| completion::completions(&f, offset)).unwrap_or_default())
+    }
+
+    /// Documentation for a completion item, from the key it carried.
+    pub fn completion_docs(&self, path: &Path, key: &str) -> Cancellable<Option<String>> {
+        self.with(|| completion::docs(self.file(path).as_ref(), key))
+    }
+
+    /// Signature help for the call around `offset`.
+    pub fn signature_help(&self, path: &Path, offset: TextSize) -> Cancellable<Option<SignatureHelp>> {
+        self.with(|| self.file(path).and_then(|f| signature::signature_help(&f, offset)))
+    }
+
+    /// Where the symbol at `offset` is defined (a function's body, a variable's
+    /// declaration); library names go to the built-in library document.
+    pub fn definition(&self, path: &Path, offset: TextSize) -> Cancellable<Vec<NavTarget>> {
+        self.with(|| self.file(path).map(|f| references::definition(&f, offset, false)).unwrap_or_default())
+    }
+
+    /// Where the symbol at `offset` is declared (a prototype, when there is one).
+    pub fn declaration(&self, path: &Path, offset: TextSize) -> Cancellable<Vec<NavTarget>> {
+        self.with(|| self.file(path).map(|f| references::definition(&f, offset, true)).unwrap_or_default())
+    }
+
+    /// The definition of the type of the symbol at `offset`.
+    pub fn type_definition(&self, path: &Path, offset: TextSize) -> Cancellable<Vec<NavTarget>> {
+        self.with(|| self.file(path).map(|f| references::type_definition(&f, offset)).unwrap_or_default())
+    }
+
+    /// Every reference to the symbol at `offset` in the open file's unit.
+    pub fn references(&self, path: &Path, offset: TextSize, include_declaration: bool) -> Cancellable<Vec<FileRange>> {
+        self.with(|| {
+            self.file(path).map(|f| references::references(&f, offset, include_declaration)).unwrap_or_default()
+        })
+    }
+
+    /// The references to the symbol at `offset` in the file itself, with whether each is
+    /// a write.
+    pub fn highlights(&self, path: &Path, offset: TextSize) -> Cancellable<Vec<(TextRange, bool)>> {
+        self.with(|| self.file(path).map(|f| references::highlights(&f, offset)).unwrap_or_default())
+    }
+
+    /// The range of the name that a rename at `offset` would change, or why it cannot.
+    pub fn prepare_rename(&self, path: &Path, offset: TextSize) -> Cancellable<Result<(TextRange, String), String>> {
+        self.with(|| match self.file(path) {
+            Some(f) => references::prepare_rename(&f, offset),
+            None => Err("the file is not open".into()),
+        })
+    }
+
+    /// The edits that rename the symbol at `offset` to `new_name`.
+    pub fn rename(&self, path: &Path, offset: TextSize, new_name: &str) -> Cancellable<Result<Vec<FileEdit>, String>> {
+        self.with(|| match self.file(path) {
+            Some(f) => references::rename(&f, offset, new_name),
+            None => Err("the file is not open".into()),
+        })
+    }
+
+    /// The outline of a file.
+    pub fn document_symbols(&self, path: &Path) -> Cancellable<Vec<Symbol>> {
+        self.with(|| self.file(path).map(|f| symbols::document_symbols(&f)).unwrap_or_default())
+    }
+
+    /// Symbols of every open file's unit whose name matches `query` (fuzzy).
+    pub fn workspace_symbols(&self, query: &str) -> Cancellable<Vec<WorkspaceSymbol>> {
+        self.with(|| {
+            let mut out = Vec::new();
+            let mut paths: Vec<&PathBuf> = self.units.keys().collect();
+            paths.sort();
+            for p in paths {
+                if let Some(f) = self.file(p) {
+                    symbols::workspace_symbols(&f, query, &mut out);
+                }
+            }
+            out.sort_by(|a, b| a.name.len().cmp(&b.name.len()).then(a.name.cmp(&b.name)));
+            out.dedup_by(|a, b| a.name == b.name && a.path == b.path && a.focus == b.focus);
+            out.truncate(256);
+            out
+        })
+    }
+
+    /// Semantic tokens of a file (in file order), optionally only those in `range`.
+    pub fn semantic_tokens(&self, path: &Path, range: Option<TextRange>) -> Cancellable<Vec<SemanticToken>> {
+        self.with(|| self.file(path).map(|f| semantic::semantic_tokens(&f, range)).unwrap_or_default())
+    }
+
+    /// Inlay hints in `range`: deduced `auto` types and parameter names at calls.
+    pub fn inlay_hints(&self, path: &Path, range: TextRange) -> Cancellable<Vec<InlayHint>> {
+        self.with(|| self.file(path).map(|f| inlay::inlay_hints(&f, range)).unwrap_or_default())
+    }
+
+    /// Folding ranges: braces, comment blocks, `#if` regions, runs of `#include`s.
+    pub fn folding_ranges(&self, path: &Path) -> Cancellable<Vec<Fold>> {
+        self.with(|| self.file(path).map(|f| folding::folding_ranges(&f)).unwrap_or_default())
+    }
+
+    /// For each offset, the ranges of the syntax around it, innermost first.
+    pub fn selection_ranges(&self, path: &Path, offsets: &[TextSize]) -> Cancellable<Vec<Vec<TextRange>>> {
+        self.with(|| self.file(path).map(|f| folding::selection_ranges(&f, offsets)).unwrap_or_default())
+    }
+
+    /// Quick fixes for the diagnostics that touch `range`, and refactorings there.
+    pub fn code_actions(&self, path: &Path, range: TextRange) -> Cancellable<Vec<CodeAction>> {
+        self.with(|| self.file(path).map(|f| actions::code_actions(&f, range)).unwrap_or_default())
+    }
+
+    /// The syntax tree of a file, as text (for bug reports).
+    pub fn syntax_tree(&self, path: &Path) -> Cancellable<Option<String>> {
+        self.with(|| self.file(path).map(|f| f.parse.debug_tree()))
+    }
+
+    /// The text of a file the analysis knows (open, or read for a unit).
+    pub fn file_text(&self, path: &Path) -> Cancellable<Option<Arc<str>>> {
+        self.with(|| {
+            if path == Path::new(BUILTIN_LIBRARY_PATH) {
+                return Some(Arc::from(builtin_library_text()));
+            }
+            let path = msl_syntax::vfs::normalize(path);
+            for (unit, _) in self.units.values() {
+                let parse = msl_hir::parse_unit(&self.db, *unit);
+                if let Some(f) = parse.files().iter().find(|f| !f.is_virtual && f.path == path) {
+                    return Some(f.text.clone());
+                }
+            }
+            None
+        })
+    }
+}
