@@ -29,10 +29,10 @@ mod symbols;
 
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use msl_hir::{Analysis, Db, RootDatabase, SourceFile, Unit};
-use msl_syntax::{Parse, PpConfig};
+use msl_syntax::PpConfig;
 use rustc_hash::FxHashMap;
 use salsa::Setter;
 
@@ -86,13 +86,6 @@ struct OpenFile {
 pub struct AnalysisHost {
     analysis: Analysis,
     open: FxHashMap<PathBuf, OpenFile>,
-    caches: Arc<Caches>,
-}
-
-/// Derived data kept between requests, keyed by the parse it was derived from.
-#[derive(Default)]
-pub(crate) struct Caches {
-    index: Mutex<FxHashMap<Unit, (Arc<Parse>, Arc<index::ItemIndex>)>>,
 }
 
 impl Default for AnalysisHost {
@@ -105,7 +98,7 @@ impl AnalysisHost {
     /// A host whose units read headers they include from the disk when no open buffer
     /// holds them.
     pub fn new() -> AnalysisHost {
-        AnalysisHost { analysis: Analysis::with_disk(), open: FxHashMap::default(), caches: Arc::default() }
+        AnalysisHost { analysis: Analysis::with_disk(), open: FxHashMap::default() }
     }
 
     /// Sets the text of a file (an open buffer, or a header that changed on disk).
@@ -157,9 +150,6 @@ impl AnalysisHost {
             if let Some(cache) = self.analysis.db.item_cache() {
                 cache.forget(open.unit);
             }
-            if let Ok(mut index) = self.caches.index.lock() {
-                index.remove(&open.unit);
-            }
         }
     }
 
@@ -197,7 +187,7 @@ impl AnalysisHost {
     /// A consistent view for answering requests.
     pub fn snapshot(&self) -> Snapshot {
         let units = self.open.iter().map(|(p, o)| (p.clone(), (o.unit, o.settings.clone()))).collect();
-        Snapshot { db: self.analysis.db.clone(), units: Arc::new(units), caches: self.caches.clone() }
+        Snapshot { db: self.analysis.db.clone(), units: Arc::new(units) }
     }
 }
 
@@ -206,7 +196,6 @@ impl AnalysisHost {
 pub struct Snapshot {
     db: RootDatabase,
     units: Arc<FxHashMap<PathBuf, (Unit, FileSettings)>>,
-    caches: Arc<Caches>,
 }
 
 impl Snapshot {
@@ -217,7 +206,7 @@ impl Snapshot {
     fn file(&self, path: &Path) -> Option<locate::FileCtx<'_>> {
         let path = msl_syntax::vfs::normalize(path);
         let (unit, settings) = self.units.get(&path)?;
-        Some(locate::FileCtx::new(&self.db, *unit, settings, &self.caches))
+        Some(locate::FileCtx::new(&self.db, *unit, settings))
     }
 
     /// Diagnostics of an open file, after its rule levels and suppression comments:

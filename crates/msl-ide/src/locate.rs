@@ -9,7 +9,7 @@ use msl_syntax::pp::NO_CALL;
 use msl_syntax::{Parse, SyntaxKind, SyntaxNode, SyntaxToken, TextRange, TextSize};
 
 use crate::index::ItemIndex;
-use crate::{Caches, FileSettings};
+use crate::FileSettings;
 
 /// One open file's unit and its latest parse.
 pub(crate) struct FileCtx<'a> {
@@ -18,7 +18,7 @@ pub(crate) struct FileCtx<'a> {
     pub settings: &'a FileSettings,
     pub parse: Arc<Parse>,
     pub root: SyntaxNode,
-    caches: &'a Caches,
+    index: std::cell::OnceCell<Arc<ItemIndex>>,
 }
 
 /// What is at a position of the main file.
@@ -33,10 +33,10 @@ pub(crate) enum At {
 }
 
 impl<'a> FileCtx<'a> {
-    pub fn new(db: &'a RootDatabase, unit: Unit, settings: &'a FileSettings, caches: &'a Caches) -> FileCtx<'a> {
+    pub fn new(db: &'a RootDatabase, unit: Unit, settings: &'a FileSettings) -> FileCtx<'a> {
         let parse = msl_hir::parse_unit(db, unit).clone();
         let root = parse.syntax();
-        FileCtx { db, unit, settings, parse, root, caches }
+        FileCtx { db, unit, settings, parse, root, index: std::cell::OnceCell::new() }
     }
 
     /// The text of the main file.
@@ -52,19 +52,9 @@ impl<'a> FileCtx<'a> {
         self.parse.files().get(file as usize).map(|f| f.text.clone()).unwrap_or_else(|| Arc::from(""))
     }
 
-    /// The declarations of the unit, built once per parse.
+    /// The declarations of the unit (built on first use by a request).
     pub fn index(&self) -> Arc<ItemIndex> {
-        if let Ok(cache) = self.caches.index.lock()
-            && let Some((parse, index)) = cache.get(&self.unit)
-            && Arc::ptr_eq(parse, &self.parse)
-        {
-            return index.clone();
-        }
-        let index = Arc::new(ItemIndex::build(&self.root));
-        if let Ok(mut cache) = self.caches.index.lock() {
-            cache.insert(self.unit, (self.parse.clone(), index.clone()));
-        }
-        index
+        self.index.get_or_init(|| Arc::new(ItemIndex::build(&self.root))).clone()
     }
 
     /// What is at `offset` of the main file. At the boundary between two tokens the one

@@ -1,0 +1,494 @@
+//! `msl-lsp`: a language server for the Metal Shading Language.
+//!
+//! One [`AnalysisHost`] holds the analysis; edits are applied to it in the order they
+//! arrive. Requests run on snapshots in blocking threads: a newer edit cancels them (they
+//! answer `ContentModified`), and a panic in one is caught, logged and answered with an
+//! error while the server keeps running.
+
+pub mod convert;
+mod proto;
+pub mod settings;
+pub mod test_client;
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use msl_ide::config::ConfigFinder;
+use msl_ide::{AnalysisHost, Cancellable, Snapshot};
+use ropey::Rope;
+use rustc_hash::FxHashMap;
+use serde_json::Value;
+use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
+use tower_lsp_server::ls_types::*;
+use tower_lsp_server::{Client, LanguageServer, LspService, Server};
+
+use convert::{Encoding, LineIndex};
+use settings::ClientSettings;
+
+/// Runs the server on standard input and output until the client exits.
+pub async fn run_stdio(log_file: Option<PathBuf>) {
+    let stdin = tokio::io::stdin();
+    let stdout = tokio::io::stdout();
+    let (service, socket) = service(log_file);
+    Server::new(stdin, stdout, socket).serve(service).await;
+}
+
+/// The service, for running over any transport (tests use in-memory pipes).
+pub fn service(log_file: Option<PathBuf>) -> (LspService<Backend>, tower_lsp_server::ClientSocket) {
+    LspService::new(move |client| Backend::new(client, log_file.clone()))
+}
+
+/// An open document.
+#[derive(Clone)]
+pub(crate) struct Doc {
+    pub uri: Uri,
+    pub version: i32,
+    pub rope: Rope,
+    pub text: Arc<str>,
+    pub index: Arc<LineIndex>,
+}
+
+/// What a request needs of its document, at the snapshot's revision.
+#[derive(Clone)]
+pub(crate) struct DocView {
+    pub path: PathBuf,
+    pub text: Arc<str>,
+    pub index: Arc<LineIndex>,
+    pub enc: Encoding,
+}
+
+impl DocView {
+    pub fn offset(&self, pos: Position) -> msl_ide::TextSize {
+        self.index.offset(&self.text, pos, self.enc)
+    }
+    pub fn range(&self, r: msl_ide::TextRange) -> Range {
+        self.index.range(&self.text, r, self.enc)
+    }
+    pub fn position(&self, o: msl_ide::TextSize) -> Position {
+        self.index.position(&self.text, o, self.enc)
+    }
+}
+
+pub(crate) struct State {
+    pub host: AnalysisHost,
+    pub docs: FxHashMap<PathBuf, Doc>,
+    pub enc: Encoding,
+    pub settings: ClientSettings,
+    pub finder: ConfigFinder,
+    pub roots: Vec<PathBuf>,
+    pub config_pull: bool,
+    pub dynamic_watch: bool,
+    /// The last semantic tokens sent per document: result id and data.
+    pub semantic: FxHashMap<PathBuf, (String, Vec<u32>)>,
+    /// Where the built-in library document was written.
+    pub builtin_file: Option<PathBuf>,
+}
+
+/// Writes log lines to the `--log-file`, when there is one.
+pub(crate) struct Logger {
+    file: Option<Mutex<std::fs::File>>,
+}
+
+impl Logger {
+    fn line(&self, level: &str, message: &str) {
+        if let Some(f) = &self.file
+            && let Ok(mut f) = f.lock()
+        {
+            let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs_f64()).unwrap_or(0.0);
+            let _ = writeln!(f, "{now:.3} {level} {message}");
+        }
+    }
+}
+
+pub struct Backend {
+    pub(crate) client: Client,
+    pub(crate) state: Arc<Mutex<State>>,
+    pub(crate) log: Arc<Logger>,
+    /// Generation of each document's diagnostics, to drop stale results.
+    pub(crate) diag_generation: Arc<Mutex<FxHashMap<PathBuf, u64>>>,
+    pub(crate) counter: AtomicU64,
+}
+
+fn content_modified() -> Error {
+    Error { code: ErrorCode::ContentModified, message: "the document changed; the request was cancelled".into(), data: None }
+}
+
+impl Backend {
+    fn new(client: Client, log_file: Option<PathBuf>) -> Backend {
+        let file = log_file.and_then(|p| std::fs::OpenOptions::new().create(true).append(true).open(p).ok()).map(Mutex::new);
+        Backend {
+            client,
+            state: Arc::new(Mutex::new(State {
+                host: AnalysisHost::new(),
+                docs: FxHashMap::default(),
+                enc: Encoding::Utf16,
+                settings: ClientSettings::default(),
+                finder: ConfigFinder::default(),
+                roots: Vec::new(),
+                config_pull: false,
+                dynamic_watch: false,
+                semantic: FxHashMap::default(),
+                builtin_file: None,
+            })),
+            log: Arc::new(Logger { file }),
+            diag_generation: Arc::default(),
+            counter: AtomicU64::new(0),
+        }
+    }
+
+    pub(crate) fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        match self.state.lock() {
+            Ok(g) => g,
+            // a panic while holding the lock leaves consistent data (every change is
+            // applied in one step); keep serving
+            Err(poisoned) => poisoned.into_inner(),
+        }
+    }
+
+    pub(crate) async fn info(&self, message: String) {
+        self.log.line("INFO", &message);
+        self.client.log_message(MessageType::INFO, message).await;
+    }
+
+    pub(crate) async fn warn(&self, message: String) {
+        self.log.line("WARN", &message);
+        self.client.log_message(MessageType::WARNING, message).await;
+    }
+
+    pub(crate) async fn error(&self, message: String) {
+        self.log.line("ERROR", &message);
+        self.client.log_message(MessageType::ERROR, message).await;
+    }
+
+    /// Runs `f` on a snapshot with the document at `uri`, in a blocking thread. Cancelled
+    /// work answers `ContentModified`; a panic is logged and answered with an error.
+    pub(crate) async fn with_doc<T, F>(&self, uri: &Uri, what: &'static str, f: F) -> Result<Option<T>>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Snapshot, &DocView) -> Cancellable<Option<T>> + Send + 'static,
+    {
+        let Some(path) = uri_to_path(uri) else { return Ok(None) };
+        let (snap, view) = {
+            let st = self.lock();
+            let Some(doc) = st.docs.get(&path) else { return Ok(None) };
+            let view = DocView { path: path.clone(), text: doc.text.clone(), index: doc.index.clone(), enc: st.enc };
+            (st.host.snapshot(), view)
+        };
+        self.run_blocking(what, move || f(&snap, &view)).await
+    }
+
+    pub(crate) async fn run_blocking<T, F>(&self, what: &'static str, f: F) -> Result<Option<T>>
+    where
+        T: Send + 'static,
+        F: FnOnce() -> Cancellable<Option<T>> + Send + 'static,
+    {
+        match tokio::task::spawn_blocking(f).await {
+            Ok(Ok(v)) => Ok(v),
+            Ok(Err(_cancelled)) => Err(content_modified()),
+            Err(join) => {
+                let message = panic_message(join);
+                self.error(format!("{what} failed: {message}")).await;
+                Err(Error { code: ErrorCode::InternalError, message: format!("msl-lsp: {what} failed: {message}").into(), data: None })
+            }
+        }
+    }
+
+    /// Computes and publishes the diagnostics of open documents, newest edit wins.
+    pub(crate) fn schedule_diagnostics(&self, paths: Vec<PathBuf>) {
+        for path in paths {
+            let (snap, view, uri, version) = {
+                let st = self.lock();
+                let Some(doc) = st.docs.get(&path) else { continue };
+                let view = DocView { path: path.clone(), text: doc.text.clone(), index: doc.index.clone(), enc: st.enc };
+                (st.host.snapshot(), view, doc.uri.clone(), doc.version)
+            };
+            let generation = {
+                let mut g = match self.diag_generation.lock() {
+                    Ok(g) => g,
+                    Err(p) => p.into_inner(),
+                };
+                let n = self.counter.fetch_add(1, Ordering::Relaxed) + 1;
+                g.insert(path.clone(), n);
+                n
+            };
+            let client = self.client.clone();
+            let generations = self.diag_generation.clone();
+            let log = self.log.clone();
+            tokio::spawn(async move {
+                let p2 = path.clone();
+                let result = tokio::task::spawn_blocking(move || {
+                    snap.diagnostics(&p2).map(|ds| proto::diagnostics(&ds, &view, &uri_of(&view.path)))
+                })
+                .await;
+                let diags = match result {
+                    Ok(Ok(d)) => d,
+                    Ok(Err(_cancelled)) => return,
+                    Err(join) => {
+                        let message = panic_message(join);
+                        log.line("ERROR", &format!("diagnostics of {} failed: {message}", path.display()));
+                        client.log_message(MessageType::ERROR, format!("diagnostics of {} failed: {message}", path.display())).await;
+                        return;
+                    }
+                };
+                let latest = generations.lock().map(|g| g.get(&path).copied()).unwrap_or(None);
+                if latest != Some(generation) {
+                    return;
+                }
+                client.publish_diagnostics(uri, diags, Some(version)).await;
+            });
+        }
+    }
+
+    /// Re-reads settings for every open document and re-checks them.
+    pub(crate) async fn refresh_settings(&self) {
+        let mut problems = Vec::new();
+        let paths: Vec<PathBuf> = {
+            let mut st = self.lock();
+            let paths: Vec<PathBuf> = st.docs.keys().cloned().collect();
+            for p in &paths {
+                let (fs, problem) = st.settings.for_file(p, &st.roots, &st.finder);
+                if let Some(problem) = problem {
+                    problems.push(problem);
+                }
+                st.host.set_settings(p, fs);
+            }
+            paths
+        };
+        for p in problems {
+            self.warn(p).await;
+        }
+        self.schedule_diagnostics(paths);
+    }
+
+    /// Asks the client for the `msl` section of its settings, when it can answer.
+    pub(crate) async fn pull_configuration(&self) {
+        let pull = self.lock().config_pull;
+        if !pull {
+            return;
+        }
+        let items = vec![ConfigurationItem { scope_uri: None, section: Some("msl".into()) }];
+        match self.client.configuration(items).await {
+            Ok(values) => {
+                if let Some(v) = values.into_iter().next()
+                    && !v.is_null()
+                {
+                    self.apply_settings_json(&v).await;
+                }
+            }
+            Err(e) => self.warn(format!("workspace/configuration failed: {}", e.message)).await,
+        }
+    }
+
+    pub(crate) async fn apply_settings_json(&self, v: &Value) {
+        let mut problems = Vec::new();
+        let s = ClientSettings::from_json(v, &mut problems);
+        for p in problems {
+            self.warn(format!("settings: {p}")).await;
+        }
+        self.lock().settings = s;
+    }
+
+    /// The built-in library document on disk (written once, read-only), for navigation.
+    pub(crate) fn builtin_file(&self) -> Option<PathBuf> {
+        let mut st = self.lock();
+        if let Some(p) = &st.builtin_file
+            && p.is_file()
+        {
+            return Some(p.clone());
+        }
+        let dir = std::env::temp_dir().join(format!("msl-lsp-{}", env!("CARGO_PKG_VERSION")));
+        let path = dir.join("metal_stdlib.metal");
+        let text = msl_ide::builtin_library_text();
+        let current = std::fs::read_to_string(&path).ok();
+        if current.as_deref() != Some(text) {
+            std::fs::create_dir_all(&dir).ok()?;
+            // replace atomically so a reader never sees half a file
+            let tmp = dir.join(format!("metal_stdlib.{}.tmp", std::process::id()));
+            std::fs::write(&tmp, text).ok()?;
+            if let Ok(meta) = std::fs::metadata(&tmp) {
+                let mut perms = meta.permissions();
+                perms.set_readonly(true);
+                let _ = std::fs::set_permissions(&tmp, perms);
+            }
+            std::fs::rename(&tmp, &path).ok()?;
+        }
+        st.builtin_file = Some(path.clone());
+        Some(path)
+    }
+}
+
+fn panic_message(join: tokio::task::JoinError) -> String {
+    match join.try_into_panic() {
+        Ok(payload) => {
+            if let Some(s) = payload.downcast_ref::<&str>() {
+                (*s).to_string()
+            } else if let Some(s) = payload.downcast_ref::<String>() {
+                s.clone()
+            } else {
+                "panic".to_string()
+            }
+        }
+        Err(e) => e.to_string(),
+    }
+}
+
+pub(crate) fn uri_to_path(uri: &Uri) -> Option<PathBuf> {
+    uri.to_file_path().map(|p| msl_syntax::vfs::normalize(&p))
+}
+
+pub(crate) fn uri_of(path: &Path) -> Uri {
+    Uri::from_file_path(path).unwrap_or_else(|| {
+        // paths that are not absolute (the built-in library's name): a file URI anyway
+        Uri::from_file_path(std::env::temp_dir().join(path.file_name().unwrap_or_default())).expect("temp dir is absolute")
+    })
+}
+
+impl LanguageServer for Backend {
+    async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
+        proto::initialize(self, params).await
+    }
+
+    async fn initialized(&self, _: InitializedParams) {
+        proto::initialized(self).await;
+    }
+
+    async fn shutdown(&self) -> Result<()> {
+        self.info("shutting down".into()).await;
+        Ok(())
+    }
+
+    async fn did_open(&self, params: DidOpenTextDocumentParams) {
+        proto::did_open(self, params).await;
+    }
+
+    async fn did_change(&self, params: DidChangeTextDocumentParams) {
+        proto::did_change(self, params).await;
+    }
+
+    async fn did_save(&self, params: DidSaveTextDocumentParams) {
+        proto::did_save(self, params).await;
+    }
+
+    async fn did_close(&self, params: DidCloseTextDocumentParams) {
+        proto::did_close(self, params).await;
+    }
+
+    async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
+        if params.settings.is_object() && !params.settings.as_object().is_some_and(|o| o.is_empty()) {
+            self.apply_settings_json(&params.settings).await;
+        } else {
+            self.pull_configuration().await;
+        }
+        self.refresh_settings().await;
+    }
+
+    async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
+        proto::did_change_watched_files(self, params).await;
+    }
+
+    async fn did_change_workspace_folders(&self, params: DidChangeWorkspaceFoldersParams) {
+        {
+            let mut st = self.lock();
+            for f in params.event.removed {
+                if let Some(p) = uri_to_path(&f.uri) {
+                    st.roots.retain(|r| *r != p);
+                }
+            }
+            for f in params.event.added {
+                if let Some(p) = uri_to_path(&f.uri) {
+                    st.roots.push(p);
+                }
+            }
+        }
+        self.refresh_settings().await;
+    }
+
+    async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
+        proto::hover(self, params).await
+    }
+
+    async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
+        proto::completion(self, params).await
+    }
+
+    async fn completion_resolve(&self, item: CompletionItem) -> Result<CompletionItem> {
+        proto::completion_resolve(self, item).await
+    }
+
+    async fn signature_help(&self, params: SignatureHelpParams) -> Result<Option<SignatureHelp>> {
+        proto::signature_help(self, params).await
+    }
+
+    async fn goto_definition(&self, params: GotoDefinitionParams) -> Result<Option<GotoDefinitionResponse>> {
+        proto::goto(self, params, proto::GotoKind::Definition).await
+    }
+
+    async fn goto_declaration(&self, params: GotoDefinitionParams) -> Result<Option<GotoDefinitionResponse>> {
+        proto::goto(self, params, proto::GotoKind::Declaration).await
+    }
+
+    async fn goto_type_definition(&self, params: GotoDefinitionParams) -> Result<Option<GotoDefinitionResponse>> {
+        proto::goto(self, params, proto::GotoKind::TypeDefinition).await
+    }
+
+    async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
+        proto::references(self, params).await
+    }
+
+    async fn document_highlight(&self, params: DocumentHighlightParams) -> Result<Option<Vec<DocumentHighlight>>> {
+        proto::document_highlight(self, params).await
+    }
+
+    async fn prepare_rename(&self, params: TextDocumentPositionParams) -> Result<Option<PrepareRenameResponse>> {
+        proto::prepare_rename(self, params).await
+    }
+
+    async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
+        proto::rename(self, params).await
+    }
+
+    async fn document_symbol(&self, params: DocumentSymbolParams) -> Result<Option<DocumentSymbolResponse>> {
+        proto::document_symbol(self, params).await
+    }
+
+    async fn symbol(&self, params: WorkspaceSymbolParams) -> Result<Option<WorkspaceSymbolResponse>> {
+        proto::workspace_symbol(self, params).await
+    }
+
+    async fn semantic_tokens_full(&self, params: SemanticTokensParams) -> Result<Option<SemanticTokensResult>> {
+        proto::semantic_tokens_full(self, params).await
+    }
+
+    async fn semantic_tokens_full_delta(
+        &self,
+        params: SemanticTokensDeltaParams,
+    ) -> Result<Option<SemanticTokensFullDeltaResult>> {
+        proto::semantic_tokens_delta(self, params).await
+    }
+
+    async fn semantic_tokens_range(&self, params: SemanticTokensRangeParams) -> Result<Option<SemanticTokensRangeResult>> {
+        proto::semantic_tokens_range(self, params).await
+    }
+
+    async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
+        proto::inlay_hint(self, params).await
+    }
+
+    async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
+        proto::folding_range(self, params).await
+    }
+
+    async fn selection_range(&self, params: SelectionRangeParams) -> Result<Option<Vec<SelectionRange>>> {
+        proto::selection_range(self, params).await
+    }
+
+    async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
+        proto::code_action(self, params).await
+    }
+
+    async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {
+        proto::execute_command(self, params).await
+    }
+}

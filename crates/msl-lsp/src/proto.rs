@@ -1,0 +1,844 @@
+//! The protocol handlers: LSP requests to `msl-ide` calls and its data back to LSP types.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use msl_ide::{
+    CompletionKind, FileDiagnostic, FoldKind, InlayKind, NavTarget, SymbolKind as IdeSymbolKind, TextSize};
+use msl_syntax::Severity;
+use ropey::Rope;
+use serde_json::{Value, json};
+use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
+use tower_lsp_server::ls_types::*;
+
+use crate::convert::{Encoding, LineIndex};
+use crate::{Backend, Doc, DocView, uri_of, uri_to_path};
+
+pub(crate) const COMMAND_SYNTAX_TREE: &str = "msl.syntaxTree";
+pub(crate) const COMMAND_PANIC: &str = "msl.internal.panic";
+
+pub(crate) async fn initialize(b: &Backend, params: InitializeParams) -> Result<InitializeResult> {
+    let offered = params.capabilities.general.as_ref().and_then(|g| g.position_encodings.clone()).unwrap_or_default();
+    let enc = if offered.contains(&PositionEncodingKind::UTF8) { Encoding::Utf8 } else { Encoding::Utf16 };
+    let config_pull = params.capabilities.workspace.as_ref().and_then(|w| w.configuration).unwrap_or(false);
+    let dynamic_watch = params
+        .capabilities
+        .workspace
+        .as_ref()
+        .and_then(|w| w.did_change_watched_files.as_ref())
+        .and_then(|d| d.dynamic_registration)
+        .unwrap_or(false);
+    let mut roots: Vec<PathBuf> = params.workspace_folders.unwrap_or_default().iter().filter_map(|f| uri_to_path(&f.uri)).collect();
+    #[allow(deprecated)]
+    if roots.is_empty()
+        && let Some(p) = params.root_uri.as_ref().and_then(uri_to_path)
+    {
+        roots.push(p);
+    }
+    {
+        let mut st = b.lock();
+        st.enc = enc;
+        st.config_pull = config_pull;
+        st.dynamic_watch = dynamic_watch;
+        st.roots = roots;
+    }
+    if let Some(opts) = params.initialization_options.as_ref() {
+        b.apply_settings_json(opts).await;
+    }
+    let legend = SemanticTokensLegend {
+        token_types: msl_ide::TOKEN_TYPES.iter().map(|t| SemanticTokenType::new(t)).collect(),
+        token_modifiers: msl_ide::TOKEN_MODIFIERS.iter().map(|m| SemanticTokenModifier::new(m)).collect(),
+    };
+    let capabilities = ServerCapabilities {
+        position_encoding: Some(if enc == Encoding::Utf8 { PositionEncodingKind::UTF8 } else { PositionEncodingKind::UTF16 }),
+        text_document_sync: Some(TextDocumentSyncCapability::Options(TextDocumentSyncOptions {
+            open_close: Some(true),
+            change: Some(TextDocumentSyncKind::INCREMENTAL),
+            save: Some(TextDocumentSyncSaveOptions::SaveOptions(SaveOptions { include_text: Some(false) })),
+            ..Default::default()
+        })),
+        hover_provider: Some(HoverProviderCapability::Simple(true)),
+        completion_provider: Some(CompletionOptions {
+            resolve_provider: Some(true),
+            trigger_characters: Some([".", ":", "[", ">", "<", "#"].iter().map(|s| s.to_string()).collect()),
+            ..Default::default()
+        }),
+        signature_help_provider: Some(SignatureHelpOptions {
+            trigger_characters: Some(vec!["(".into(), ",".into()]),
+            retrigger_characters: Some(vec![",".into()]),
+            ..Default::default()
+        }),
+        definition_provider: Some(OneOf::Left(true)),
+        declaration_provider: Some(DeclarationCapability::Simple(true)),
+        type_definition_provider: Some(TypeDefinitionProviderCapability::Simple(true)),
+        references_provider: Some(OneOf::Left(true)),
+        document_highlight_provider: Some(OneOf::Left(true)),
+        document_symbol_provider: Some(OneOf::Left(true)),
+        workspace_symbol_provider: Some(OneOf::Left(true)),
+        rename_provider: Some(OneOf::Right(RenameOptions { prepare_provider: Some(true), work_done_progress_options: Default::default() })),
+        semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(SemanticTokensOptions {
+            legend,
+            range: Some(true),
+            full: Some(SemanticTokensFullOptions::Delta { delta: Some(true) }),
+            ..Default::default()
+        })),
+        inlay_hint_provider: Some(OneOf::Left(true)),
+        folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
+        selection_range_provider: Some(SelectionRangeProviderCapability::Simple(true)),
+        code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
+            code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
+            ..Default::default()
+        })),
+        execute_command_provider: Some(ExecuteCommandOptions {
+            commands: vec![COMMAND_SYNTAX_TREE.into()],
+            ..Default::default()
+        }),
+        workspace: Some(WorkspaceServerCapabilities {
+            workspace_folders: Some(WorkspaceFoldersServerCapabilities {
+                supported: Some(true),
+                change_notifications: Some(OneOf::Left(true)),
+            }),
+            file_operations: None,
+        }),
+        ..Default::default()
+    };
+    Ok(InitializeResult {
+        capabilities,
+        server_info: Some(ServerInfo { name: "msl-lsp".into(), version: Some(env!("CARGO_PKG_VERSION").into()) }),
+        offset_encoding: None,
+    })
+}
+
+pub(crate) async fn initialized(b: &Backend) {
+    b.info(format!("msl-lsp {} ready", env!("CARGO_PKG_VERSION"))).await;
+    let dynamic = b.lock().dynamic_watch;
+    if dynamic {
+        let watchers = ["**/*.metal", "**/*.h", "**/*.hpp", "**/*.inc", "**/*.metalh", "**/msl.toml"]
+            .iter()
+            .map(|g| FileSystemWatcher { glob_pattern: GlobPattern::String(g.to_string()), kind: None })
+            .collect();
+        let options = DidChangeWatchedFilesRegistrationOptions { watchers };
+        let registration = Registration {
+            id: "msl-watch".into(),
+            method: "workspace/didChangeWatchedFiles".into(),
+            register_options: serde_json::to_value(options).ok(),
+        };
+        if let Err(e) = b.client.register_capability(vec![registration]).await {
+            b.warn(format!("could not watch files: {}", e.message)).await;
+        }
+    }
+    b.pull_configuration().await;
+    b.refresh_settings().await;
+}
+
+pub(crate) async fn did_open(b: &Backend, params: DidOpenTextDocumentParams) {
+    let doc = params.text_document;
+    let Some(path) = uri_to_path(&doc.uri) else {
+        b.warn(format!("ignoring {}: only file URIs are analysed", doc.uri.as_str())).await;
+        return;
+    };
+    let problem = {
+        let mut st = b.lock();
+        let (settings, problem) = st.settings.for_file(&path, &st.roots, &st.finder);
+        let text: Arc<str> = Arc::from(doc.text.as_str());
+        st.host.open(&path, text.clone(), settings);
+        st.docs.insert(
+            path.clone(),
+            Doc { uri: doc.uri.clone(), version: doc.version, rope: Rope::from_str(&doc.text), index: Arc::new(LineIndex::new(&text)), text },
+        );
+        problem
+    };
+    if let Some(p) = problem {
+        b.warn(p).await;
+    }
+    let affected = b.lock().host.units_reading(&path);
+    b.schedule_diagnostics(affected);
+}
+
+pub(crate) async fn did_change(b: &Backend, params: DidChangeTextDocumentParams) {
+    let Some(path) = uri_to_path(&params.text_document.uri) else { return };
+    // applied before any await, so that requests that arrive later see the edit
+    let affected = {
+        let mut st = b.lock();
+        let enc = st.enc;
+        let Some(doc) = st.docs.get_mut(&path) else { return };
+        for change in params.content_changes {
+            match change.range {
+                Some(range) => {
+                    let cs = rope_char(&doc.rope, range.start, enc);
+                    let ce = rope_char(&doc.rope, range.end, enc).max(cs);
+                    doc.rope.remove(cs..ce);
+                    doc.rope.insert(cs, &change.text);
+                }
+                None => doc.rope = Rope::from_str(&change.text),
+            }
+        }
+        doc.version = params.text_document.version;
+        let text: Arc<str> = Arc::from(doc.rope.to_string());
+        doc.index = Arc::new(LineIndex::new(&text));
+        doc.text = text.clone();
+        st.host.set_file_text(&path, text);
+        st.host.units_reading(&path)
+    };
+    b.schedule_diagnostics(affected);
+}
+
+/// The char index of a position in a rope, clamped to the line and the text.
+fn rope_char(rope: &Rope, pos: Position, enc: Encoding) -> usize {
+    let line = pos.line as usize;
+    if line >= rope.len_lines() {
+        return rope.len_chars();
+    }
+    let start = rope.line_to_char(line);
+    let slice = rope.line(line);
+    // the line without its line break
+    let mut len = slice.len_chars();
+    while len > 0 && matches!(slice.char(len - 1), '\n' | '\r') {
+        len -= 1;
+    }
+    let col = pos.character as usize;
+    let within = match enc {
+        Encoding::Utf16 => {
+            let units = slice.char_to_utf16_cu(len);
+            slice.utf16_cu_to_char(col.min(units))
+        }
+        Encoding::Utf8 => {
+            let bytes = slice.char_to_byte(len);
+            slice.byte_to_char(col.min(bytes))
+        }
+    };
+    start + within.min(len)
+}
+
+pub(crate) async fn did_save(b: &Backend, params: DidSaveTextDocumentParams) {
+    let Some(path) = uri_to_path(&params.text_document.uri) else { return };
+    // a saved `msl.toml` in the editor changes settings
+    if path.file_name().is_some_and(|n| n == "msl.toml") {
+        b.lock().finder = msl_ide::config::ConfigFinder::default();
+        b.refresh_settings().await;
+        return;
+    }
+    let affected = b.lock().host.units_reading(&path);
+    b.schedule_diagnostics(affected);
+}
+
+pub(crate) async fn did_close(b: &Backend, params: DidCloseTextDocumentParams) {
+    let Some(path) = uri_to_path(&params.text_document.uri) else { return };
+    let affected = {
+        let mut st = b.lock();
+        st.docs.remove(&path);
+        st.semantic.remove(&path);
+        st.host.close(&path);
+        // the file on disk is what other units read now
+        match std::fs::read(&path) {
+            Ok(bytes) => {
+                st.host.set_file_bytes(&path, &bytes);
+            }
+            Err(_) => {
+                st.host.set_file_text(&path, Arc::from(""));
+            }
+        }
+        st.host.units_reading(&path)
+    };
+    b.client.publish_diagnostics(params.text_document.uri, Vec::new(), None).await;
+    b.schedule_diagnostics(affected);
+}
+
+pub(crate) async fn did_change_watched_files(b: &Backend, params: DidChangeWatchedFilesParams) {
+    let mut settings_changed = false;
+    let mut affected = Vec::new();
+    for change in params.changes {
+        let Some(path) = uri_to_path(&change.uri) else { continue };
+        if path.file_name().is_some_and(|n| n == "msl.toml") {
+            settings_changed = true;
+            continue;
+        }
+        let mut st = b.lock();
+        if st.docs.contains_key(&path) {
+            // the editor's buffer is the truth for open files
+            continue;
+        }
+        match std::fs::read(&path) {
+            Ok(bytes) if change.typ != FileChangeType::DELETED => {
+                st.host.set_file_bytes(&path, &bytes);
+            }
+            _ => {
+                st.host.set_file_text(&path, Arc::from(""));
+            }
+        }
+        affected.extend(st.host.units_reading(&path));
+    }
+    if settings_changed {
+        b.lock().finder = msl_ide::config::ConfigFinder::default();
+        b.refresh_settings().await;
+    }
+    affected.sort();
+    affected.dedup();
+    b.schedule_diagnostics(affected);
+}
+
+// ---- diagnostics -------------------------------------------------------------------------
+
+pub(crate) fn diagnostics(ds: &[FileDiagnostic], view: &DocView, _uri: &Uri) -> Vec<Diagnostic> {
+    ds.iter()
+        .map(|d| {
+            let mut message = d.message.clone();
+            if let Some(h) = &d.hint {
+                message.push_str(&format!("\nhelp: {h}"));
+            }
+            let related: Vec<DiagnosticRelatedInformation> = d
+                .related
+                .iter()
+                .map(|r| {
+                    let index = LineIndex::new(&r.text);
+                    DiagnosticRelatedInformation {
+                        location: Location { uri: uri_of(&r.path), range: index.range(&r.text, r.range, view.enc) },
+                        message: r.message.clone(),
+                    }
+                })
+                .collect();
+            Diagnostic {
+                range: view.range(d.range),
+                severity: Some(match d.severity {
+                    Some(Severity::Error) => DiagnosticSeverity::ERROR,
+                    Some(Severity::Warning) => DiagnosticSeverity::WARNING,
+                    Some(Severity::Note) => DiagnosticSeverity::INFORMATION,
+                    None => DiagnosticSeverity::HINT,
+                }),
+                code: Some(NumberOrString::String(d.code.to_string())),
+                code_description: None,
+                source: Some("msl".into()),
+                message,
+                related_information: (!related.is_empty()).then_some(related),
+                tags: d.unnecessary.then(|| vec![DiagnosticTag::UNNECESSARY]),
+                data: None,
+            }
+        })
+        .collect()
+}
+
+// ---- hover, completion, signatures -------------------------------------------------------
+
+pub(crate) async fn hover(b: &Backend, params: HoverParams) -> Result<Option<Hover>> {
+    let pos = params.text_document_position_params.position;
+    let uri = params.text_document_position_params.text_document.uri;
+    b.with_doc(&uri, "hover", move |snap, view| {
+        Ok(snap.hover(&view.path, view.offset(pos))?.map(|h| Hover {
+            contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value: h.markdown }),
+            range: Some(view.range(h.range)),
+        }))
+    })
+    .await
+}
+
+fn completion_kind(k: CompletionKind) -> CompletionItemKind {
+    match k {
+        CompletionKind::Function => CompletionItemKind::FUNCTION,
+        CompletionKind::Method => CompletionItemKind::METHOD,
+        CompletionKind::Field => CompletionItemKind::FIELD,
+        CompletionKind::Variable => CompletionItemKind::VARIABLE,
+        CompletionKind::Parameter => CompletionItemKind::VARIABLE,
+        CompletionKind::Constant => CompletionItemKind::CONSTANT,
+        CompletionKind::Struct => CompletionItemKind::STRUCT,
+        CompletionKind::Enum => CompletionItemKind::ENUM,
+        CompletionKind::EnumMember => CompletionItemKind::ENUM_MEMBER,
+        CompletionKind::Type => CompletionItemKind::CLASS,
+        CompletionKind::TypeParameter => CompletionItemKind::TYPE_PARAMETER,
+        CompletionKind::Namespace => CompletionItemKind::MODULE,
+        CompletionKind::Macro => CompletionItemKind::CONSTANT,
+        CompletionKind::Keyword => CompletionItemKind::KEYWORD,
+        CompletionKind::Attribute => CompletionItemKind::PROPERTY,
+        CompletionKind::Snippet => CompletionItemKind::SNIPPET,
+    }
+}
+
+pub(crate) async fn completion(b: &Backend, params: CompletionParams) -> Result<Option<CompletionResponse>> {
+    let pos = params.text_document_position.position;
+    let uri = params.text_document_position.text_document.uri;
+    let uri2 = uri.clone();
+    b.with_doc(&uri, "completion", move |snap, view| {
+        let c = snap.completions(&view.path, view.offset(pos))?;
+        let replace = view.range(c.replace);
+        let items = c
+            .items
+            .into_iter()
+            .map(|i| {
+                let new_text = i.insert_text.clone().unwrap_or_else(|| i.label.clone());
+                CompletionItem {
+                    label: i.label.clone(),
+                    kind: Some(completion_kind(i.kind)),
+                    detail: i.detail,
+                    documentation: i.documentation.map(|d| Documentation::MarkupContent(MarkupContent { kind: MarkupKind::Markdown, value: d })),
+                    sort_text: Some(format!("{}{}", i.sort_group, i.label)),
+                    filter_text: Some(i.label.clone()),
+                    insert_text_format: Some(if i.is_snippet { InsertTextFormat::SNIPPET } else { InsertTextFormat::PLAIN_TEXT }),
+                    text_edit: Some(CompletionTextEdit::Edit(TextEdit { range: replace, new_text })),
+                    data: i.resolve_key.map(|k| json!({"key": k, "uri": uri2.as_str()})),
+                    ..Default::default()
+                }
+            })
+            .collect();
+        Ok(Some(CompletionResponse::List(CompletionList { is_incomplete: false, items })))
+    })
+    .await
+}
+
+pub(crate) async fn completion_resolve(b: &Backend, mut item: CompletionItem) -> Result<CompletionItem> {
+    let Some(data) = item.data.clone() else { return Ok(item) };
+    let Some(key) = data.get("key").and_then(|k| k.as_str()).map(str::to_string) else { return Ok(item) };
+    let path = data.get("uri").and_then(|u| u.as_str()).and_then(|u| u.parse::<Uri>().ok()).and_then(|u| uri_to_path(&u)).unwrap_or_default();
+    let snap = b.lock().host.snapshot();
+    let docs = b.run_blocking("completion resolve", move || snap.completion_docs(&path, &key)).await?;
+    if let Some(d) = docs {
+        item.documentation = Some(Documentation::MarkupContent(MarkupContent { kind: MarkupKind::Markdown, value: d }));
+    }
+    Ok(item)
+}
+
+pub(crate) async fn signature_help(b: &Backend, params: SignatureHelpParams) -> Result<Option<SignatureHelp>> {
+    let pos = params.text_document_position_params.position;
+    let uri = params.text_document_position_params.text_document.uri;
+    b.with_doc(&uri, "signature help", move |snap, view| {
+        let Some(h) = snap.signature_help(&view.path, view.offset(pos))? else { return Ok(None) };
+        let signatures = h
+            .signatures
+            .into_iter()
+            .map(|s| {
+                // parameter offsets are in UTF-16 code units of the label
+                let params = s
+                    .params
+                    .iter()
+                    .map(|r| {
+                        let a = s.label[..usize::from(r.start())].encode_utf16().count() as u32;
+                        let e = s.label[..usize::from(r.end())].encode_utf16().count() as u32;
+                        ParameterInformation { label: ParameterLabel::LabelOffsets([a, e]), documentation: None }
+                    })
+                    .collect();
+                SignatureInformation {
+                    label: s.label,
+                    documentation: s.doc.map(|d| Documentation::MarkupContent(MarkupContent { kind: MarkupKind::Markdown, value: d })),
+                    parameters: Some(params),
+                    active_parameter: None,
+                }
+            })
+            .collect();
+        Ok(Some(SignatureHelp { signatures, active_signature: Some(h.active_signature), active_parameter: Some(h.active_parameter) }))
+    })
+    .await
+}
+
+// ---- navigation --------------------------------------------------------------------------
+
+pub(crate) enum GotoKind {
+    Definition,
+    Declaration,
+    TypeDefinition,
+}
+
+pub(crate) async fn goto(b: &Backend, params: GotoDefinitionParams, kind: GotoKind) -> Result<Option<GotoDefinitionResponse>> {
+    let pos = params.text_document_position_params.position;
+    let uri = params.text_document_position_params.text_document.uri;
+    let builtin = b.builtin_file();
+    b.with_doc(&uri, "go to definition", move |snap, view| {
+        let offset = view.offset(pos);
+        let targets = match kind {
+            GotoKind::Definition => snap.definition(&view.path, offset)?,
+            GotoKind::Declaration => snap.declaration(&view.path, offset)?,
+            GotoKind::TypeDefinition => snap.type_definition(&view.path, offset)?,
+        };
+        let links: Vec<Location> = targets.iter().filter_map(|t| location(t, view.enc, builtin.as_deref())).collect();
+        Ok((!links.is_empty()).then_some(GotoDefinitionResponse::Array(links)))
+    })
+    .await
+}
+
+fn location(t: &NavTarget, enc: Encoding, builtin: Option<&Path>) -> Option<Location> {
+    let path = if t.path == Path::new(msl_ide::BUILTIN_LIBRARY_PATH) { builtin?.to_path_buf() } else { t.path.clone() };
+    let index = LineIndex::new(&t.text);
+    Some(Location { uri: uri_of(&path), range: index.range(&t.text, t.focus, enc) })
+}
+
+pub(crate) async fn references(b: &Backend, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
+    let pos = params.text_document_position.position;
+    let uri = params.text_document_position.text_document.uri;
+    let include = params.context.include_declaration;
+    b.with_doc(&uri, "references", move |snap, view| {
+        let refs = snap.references(&view.path, view.offset(pos), include)?;
+        let mut indexes: std::collections::HashMap<PathBuf, (Arc<str>, LineIndex)> = std::collections::HashMap::new();
+        let mut out = Vec::new();
+        for r in refs {
+            if !indexes.contains_key(&r.path) {
+                let text = if r.path == view.path { view.text.clone() } else { snap.file_text(&r.path)?.unwrap_or_else(|| Arc::from("")) };
+                let index = LineIndex::new(&text);
+                indexes.insert(r.path.clone(), (text, index));
+            }
+            let (text, index) = &indexes[&r.path];
+            out.push(Location { uri: uri_of(&r.path), range: index.range(text, r.range, view.enc) });
+        }
+        Ok(Some(out))
+    })
+    .await
+}
+
+pub(crate) async fn document_highlight(b: &Backend, params: DocumentHighlightParams) -> Result<Option<Vec<DocumentHighlight>>> {
+    let pos = params.text_document_position_params.position;
+    let uri = params.text_document_position_params.text_document.uri;
+    b.with_doc(&uri, "document highlight", move |snap, view| {
+        let hs = snap.highlights(&view.path, view.offset(pos))?;
+        Ok(Some(
+            hs.into_iter()
+                .map(|(r, write)| DocumentHighlight {
+                    range: view.range(r),
+                    kind: Some(if write { DocumentHighlightKind::WRITE } else { DocumentHighlightKind::READ }),
+                })
+                .collect(),
+        ))
+    })
+    .await
+}
+
+pub(crate) async fn prepare_rename(b: &Backend, params: TextDocumentPositionParams) -> Result<Option<PrepareRenameResponse>> {
+    let pos = params.position;
+    let uri = params.text_document.uri;
+    let result = b
+        .with_doc(&uri, "prepare rename", move |snap, view| {
+            Ok(Some(snap.prepare_rename(&view.path, view.offset(pos))?.map(|(r, name)| (view.range(r), name))))
+        })
+        .await?;
+    match result {
+        Some(Ok((range, placeholder))) => Ok(Some(PrepareRenameResponse::RangeWithPlaceholder { range, placeholder })),
+        Some(Err(why)) => Err(Error { code: ErrorCode::InvalidRequest, message: why.into(), data: None }),
+        None => Ok(None),
+    }
+}
+
+pub(crate) async fn rename(b: &Backend, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
+    let pos = params.text_document_position.position;
+    let uri = params.text_document_position.text_document.uri;
+    let new_name = params.new_name;
+    let result = b
+        .with_doc(&uri, "rename", move |snap, view| {
+            let edits = snap.rename(&view.path, view.offset(pos), &new_name)?;
+            Ok(Some(edits.map(|files| workspace_edit(&files, view))))
+        })
+        .await?;
+    match result {
+        Some(Ok(edit)) => Ok(Some(edit)),
+        Some(Err(why)) => Err(Error { code: ErrorCode::InvalidRequest, message: why.into(), data: None }),
+        None => Ok(None),
+    }
+}
+
+fn workspace_edit(files: &[msl_ide::FileEdit], view: &DocView) -> WorkspaceEdit {
+    let mut changes = std::collections::HashMap::new();
+    for f in files {
+        // the open document's text is the snapshot's; others come with their text
+        let (text, index) = if f.path == view.path { (view.text.clone(), (*view.index).clone()) } else { (f.text.clone(), LineIndex::new(&f.text)) };
+        let edits: Vec<TextEdit> =
+            f.edits.iter().map(|(r, t)| TextEdit { range: index.range(&text, *r, view.enc), new_text: t.clone() }).collect();
+        changes.insert(uri_of(&f.path), edits);
+    }
+    WorkspaceEdit { changes: Some(changes), document_changes: None, change_annotations: None }
+}
+
+// ---- symbols -----------------------------------------------------------------------------
+
+fn symbol_kind(k: IdeSymbolKind) -> SymbolKind {
+    match k {
+        IdeSymbolKind::Function => SymbolKind::FUNCTION,
+        IdeSymbolKind::Method => SymbolKind::METHOD,
+        IdeSymbolKind::Struct | IdeSymbolKind::Union => SymbolKind::STRUCT,
+        IdeSymbolKind::Class => SymbolKind::CLASS,
+        IdeSymbolKind::Enum => SymbolKind::ENUM,
+        IdeSymbolKind::EnumMember => SymbolKind::ENUM_MEMBER,
+        IdeSymbolKind::Field => SymbolKind::FIELD,
+        IdeSymbolKind::Variable => SymbolKind::VARIABLE,
+        IdeSymbolKind::Constant => SymbolKind::CONSTANT,
+        IdeSymbolKind::Parameter => SymbolKind::VARIABLE,
+        IdeSymbolKind::Typedef => SymbolKind::TYPE_PARAMETER,
+        IdeSymbolKind::Namespace => SymbolKind::NAMESPACE,
+        IdeSymbolKind::Macro => SymbolKind::CONSTANT,
+        IdeSymbolKind::TypeParameter => SymbolKind::TYPE_PARAMETER,
+    }
+}
+
+#[allow(deprecated)]
+fn document_symbol_of(s: msl_ide::Symbol, view: &DocView) -> DocumentSymbol {
+    DocumentSymbol {
+        name: if s.name.is_empty() { "(anonymous)".into() } else { s.name },
+        detail: s.detail,
+        kind: symbol_kind(s.kind),
+        tags: None,
+        deprecated: None,
+        range: view.range(s.full),
+        selection_range: view.range(s.focus),
+        children: (!s.children.is_empty()).then(|| s.children.into_iter().map(|c| document_symbol_of(c, view)).collect()),
+    }
+}
+
+pub(crate) async fn document_symbol(b: &Backend, params: DocumentSymbolParams) -> Result<Option<DocumentSymbolResponse>> {
+    b.with_doc(&params.text_document.uri, "document symbols", move |snap, view| {
+        let syms = snap.document_symbols(&view.path)?;
+        Ok(Some(DocumentSymbolResponse::Nested(syms.into_iter().map(|s| document_symbol_of(s, view)).collect())))
+    })
+    .await
+}
+
+#[allow(deprecated)]
+pub(crate) async fn workspace_symbol(b: &Backend, params: WorkspaceSymbolParams) -> Result<Option<WorkspaceSymbolResponse>> {
+    let (snap, enc) = {
+        let st = b.lock();
+        (st.host.snapshot(), st.enc)
+    };
+    let query = params.query;
+    b.run_blocking("workspace symbols", move || {
+        let syms = snap.workspace_symbols(&query)?;
+        let out = syms
+            .into_iter()
+            .map(|s| {
+                let index = LineIndex::new(&s.text);
+                SymbolInformation {
+                    name: s.name,
+                    kind: symbol_kind(s.kind),
+                    tags: None,
+                    deprecated: None,
+                    location: Location { uri: uri_of(&s.path), range: index.range(&s.text, s.focus, enc) },
+                    container_name: s.container,
+                }
+            })
+            .collect();
+        Ok(Some(WorkspaceSymbolResponse::Flat(out)))
+    })
+    .await
+}
+
+// ---- semantic tokens ---------------------------------------------------------------------
+
+fn encode_tokens(tokens: &[msl_ide::SemanticToken], view: &DocView) -> Vec<u32> {
+    let mut data = Vec::with_capacity(tokens.len() * 5);
+    let (mut prev_line, mut prev_col) = (0u32, 0u32);
+    for t in tokens {
+        let start = view.position(t.range.start());
+        let end = view.position(t.range.end());
+        if end.line != start.line {
+            continue;
+        }
+        let len = end.character - start.character;
+        let delta_line = start.line - prev_line;
+        let delta_col = if delta_line == 0 { start.character - prev_col } else { start.character };
+        data.extend_from_slice(&[delta_line, delta_col, len, t.ty as u32, t.modifiers]);
+        prev_line = start.line;
+        prev_col = start.character;
+    }
+    data
+}
+
+fn to_semantic_tokens(data: &[u32]) -> Vec<SemanticToken> {
+    data.chunks_exact(5)
+        .map(|c| SemanticToken { delta_line: c[0], delta_start: c[1], length: c[2], token_type: c[3], token_modifiers_bitset: c[4] })
+        .collect()
+}
+
+pub(crate) async fn semantic_tokens_full(b: &Backend, params: SemanticTokensParams) -> Result<Option<SemanticTokensResult>> {
+    let data = b
+        .with_doc(&params.text_document.uri, "semantic tokens", move |snap, view| {
+            let tokens = snap.semantic_tokens(&view.path, None)?;
+            Ok(Some((view.path.clone(), encode_tokens(&tokens, view))))
+        })
+        .await?;
+    let Some((path, data)) = data else { return Ok(None) };
+    let id = b.counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed).to_string();
+    let tokens = to_semantic_tokens(&data);
+    b.lock().semantic.insert(path, (id.clone(), data));
+    Ok(Some(SemanticTokensResult::Tokens(SemanticTokens { result_id: Some(id), data: tokens })))
+}
+
+pub(crate) async fn semantic_tokens_delta(b: &Backend, params: SemanticTokensDeltaParams) -> Result<Option<SemanticTokensFullDeltaResult>> {
+    let previous_id = params.previous_result_id;
+    let data = b
+        .with_doc(&params.text_document.uri, "semantic tokens", move |snap, view| {
+            let tokens = snap.semantic_tokens(&view.path, None)?;
+            Ok(Some((view.path.clone(), encode_tokens(&tokens, view))))
+        })
+        .await?;
+    let Some((path, data)) = data else { return Ok(None) };
+    let id = b.counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed).to_string();
+    let previous = b.lock().semantic.insert(path, (id.clone(), data.clone()));
+    match previous {
+        Some((prev_id, prev)) if prev_id == previous_id => {
+            // one edit: the changed middle between the common prefix and suffix (whole tokens)
+            let mut start = 0;
+            while start < prev.len() && start < data.len() && prev[start] == data[start] {
+                start += 1;
+            }
+            start -= start % 5;
+            let mut end = 0;
+            while end < prev.len() - start && end < data.len() - start && prev[prev.len() - 1 - end] == data[data.len() - 1 - end] {
+                end += 1;
+            }
+            end -= end % 5;
+            let edit = SemanticTokensEdit {
+                start: start as u32,
+                delete_count: (prev.len() - start - end) as u32,
+                data: Some(to_semantic_tokens(&data[start..data.len() - end])),
+            };
+            let edits = if edit.delete_count == 0 && edit.data.as_ref().is_some_and(|d| d.is_empty()) { Vec::new() } else { vec![edit] };
+            Ok(Some(SemanticTokensFullDeltaResult::TokensDelta(SemanticTokensDelta { result_id: Some(id), edits })))
+        }
+        _ => Ok(Some(SemanticTokensFullDeltaResult::Tokens(SemanticTokens { result_id: Some(id), data: to_semantic_tokens(&data) }))),
+    }
+}
+
+pub(crate) async fn semantic_tokens_range(b: &Backend, params: SemanticTokensRangeParams) -> Result<Option<SemanticTokensRangeResult>> {
+    let range = params.range;
+    b.with_doc(&params.text_document.uri, "semantic tokens", move |snap, view| {
+        let r = view.index.text_range(&view.text, range, view.enc);
+        let tokens = snap.semantic_tokens(&view.path, Some(r))?;
+        let data = encode_tokens(&tokens, view);
+        Ok(Some(SemanticTokensRangeResult::Tokens(SemanticTokens { result_id: None, data: to_semantic_tokens(&data) })))
+    })
+    .await
+}
+
+// ---- hints, folding, selection, actions --------------------------------------------------
+
+pub(crate) async fn inlay_hint(b: &Backend, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
+    let range = params.range;
+    let (types, names) = {
+        let st = b.lock();
+        (st.settings.inlay_auto_types, st.settings.inlay_parameter_names)
+    };
+    b.with_doc(&params.text_document.uri, "inlay hints", move |snap, view| {
+        let r = view.index.text_range(&view.text, range, view.enc);
+        let hints = snap.inlay_hints(&view.path, r)?;
+        Ok(Some(
+            hints
+                .into_iter()
+                .filter(|h| match h.kind {
+                    InlayKind::Type => types,
+                    InlayKind::Parameter => names,
+                })
+                .map(|h| InlayHint {
+                    position: view.position(h.offset),
+                    label: InlayHintLabel::String(h.label),
+                    kind: Some(match h.kind {
+                        InlayKind::Type => InlayHintKind::TYPE,
+                        InlayKind::Parameter => InlayHintKind::PARAMETER,
+                    }),
+                    text_edits: None,
+                    tooltip: None,
+                    padding_left: Some(false),
+                    padding_right: Some(h.kind == InlayKind::Parameter),
+                    data: None,
+                })
+                .collect(),
+        ))
+    })
+    .await
+}
+
+pub(crate) async fn folding_range(b: &Backend, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
+    b.with_doc(&params.text_document.uri, "folding ranges", move |snap, view| {
+        let folds = snap.folding_ranges(&view.path)?;
+        Ok(Some(
+            folds
+                .into_iter()
+                .filter_map(|f| {
+                    let r = view.range(f.range);
+                    (r.end.line > r.start.line).then(|| FoldingRange {
+                        start_line: r.start.line,
+                        start_character: None,
+                        end_line: r.end.line,
+                        end_character: None,
+                        kind: Some(match f.kind {
+                            FoldKind::Comment => FoldingRangeKind::Comment,
+                            FoldKind::Imports => FoldingRangeKind::Imports,
+                            FoldKind::Region | FoldKind::Preprocessor => FoldingRangeKind::Region,
+                        }),
+                        collapsed_text: None,
+                    })
+                })
+                .collect(),
+        ))
+    })
+    .await
+}
+
+pub(crate) async fn selection_range(b: &Backend, params: SelectionRangeParams) -> Result<Option<Vec<SelectionRange>>> {
+    let positions = params.positions;
+    b.with_doc(&params.text_document.uri, "selection ranges", move |snap, view| {
+        let offsets: Vec<TextSize> = positions.iter().map(|p| view.offset(*p)).collect();
+        let chains = snap.selection_ranges(&view.path, &offsets)?;
+        Ok(Some(
+            chains
+                .into_iter()
+                .map(|chain| {
+                    let mut parent: Option<Box<SelectionRange>> = None;
+                    for r in chain.iter().rev() {
+                        parent = Some(Box::new(SelectionRange { range: view.range(*r), parent }));
+                    }
+                    parent.map(|b| *b).unwrap_or(SelectionRange { range: Range::default(), parent: None })
+                })
+                .collect(),
+        ))
+    })
+    .await
+}
+
+pub(crate) async fn code_action(b: &Backend, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
+    let range = params.range;
+    let client_diags = params.context.diagnostics;
+    b.with_doc(&params.text_document.uri, "code actions", move |snap, view| {
+        let r = view.index.text_range(&view.text, range, view.enc);
+        let actions = snap.code_actions(&view.path, r)?;
+        Ok(Some(
+            actions
+                .into_iter()
+                .map(|a| {
+                    let diagnostics = a.fixes.as_ref().map(|(code, range, _)| {
+                        let lsp_range = view.range(*range);
+                        client_diags
+                            .iter()
+                            .filter(|d| d.range == lsp_range && d.code == Some(NumberOrString::String(code.to_string())))
+                            .cloned()
+                            .collect::<Vec<_>>()
+                    });
+                    CodeActionOrCommand::CodeAction(CodeAction {
+                        title: a.title,
+                        kind: Some(CodeActionKind::QUICKFIX),
+                        diagnostics: diagnostics.filter(|d| !d.is_empty()),
+                        edit: Some(workspace_edit(&a.edits, view)),
+                        command: None,
+                        is_preferred: Some(a.preferred),
+                        disabled: None,
+                        data: None,
+                    })
+                })
+                .collect(),
+        ))
+    })
+    .await
+}
+
+pub(crate) async fn execute_command(b: &Backend, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {
+    match params.command.as_str() {
+        COMMAND_SYNTAX_TREE => {
+            let uri = params
+                .arguments
+                .first()
+                .and_then(|a| a.get("uri").or(Some(a)))
+                .and_then(|u| u.as_str())
+                .and_then(|u| u.parse::<Uri>().ok())
+                .ok_or_else(|| Error::invalid_params("expected the document's URI as the first argument"))?;
+            let tree = b.with_doc(&uri, "syntax tree", move |snap, view| snap.syntax_tree(&view.path)).await?;
+            Ok(tree.map(Value::String))
+        }
+        COMMAND_PANIC => {
+            b.run_blocking("msl.internal.panic", || -> msl_ide::Cancellable<Option<Value>> {
+                panic!("deliberate panic requested through {COMMAND_PANIC}")
+            })
+            .await
+        }
+        other => Err(Error::invalid_params(format!("unknown command `{other}`"))),
+    }
+}
