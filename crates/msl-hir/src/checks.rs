@@ -105,9 +105,9 @@ pub fn auto_types<'db>(db: &'db dyn Db, function: FunctionId<'db>) -> Arc<Vec<(T
     let typed = cx.typed_locals(&root, &vars, &counts);
     let mut out = Vec::new();
     for v in vars.iter().filter_map(|n| ast::VarDecl::cast(n.clone())) {
-        let is_auto = v.decl_specifiers().is_some_and(|s| {
-            s.syntax().descendants_with_tokens().any(|e| e.kind() == SyntaxKind::AUTO_KW)
-        });
+        let is_auto = v
+            .decl_specifiers()
+            .is_some_and(|s| s.syntax().descendants_with_tokens().any(|e| e.kind() == SyntaxKind::AUTO_KW));
         if !is_auto {
             continue;
         }
@@ -1053,7 +1053,11 @@ impl Checker<'_> {
                             self.lib.attributes_named(attr).any(|d| d.types.iter().any(|allowed| allowed == t))
                         };
                         let attrs: &[&str] = match stage {
-                            Stage::Kernel => &["thread_position_in_grid", "thread_position_in_threadgroup", "threadgroup_position_in_grid"],
+                            Stage::Kernel => &[
+                                "thread_position_in_grid",
+                                "thread_position_in_threadgroup",
+                                "threadgroup_position_in_grid",
+                            ],
                             Stage::Vertex => &["vertex_id", "instance_id"],
                             _ => &[],
                         };

@@ -22,8 +22,7 @@ pub use checks::{Fix, HirDiagnostic, auto_types, check_function};
 pub use codes::code_info;
 pub use db::{
     Db, DiskFiles, FileSet, FunctionId, FunctionSyntax, ParseCache, RootDatabase, SourceFile, Unit, function_green,
-    function_offsets,
-    functions, item_tree, parse_unit, unit_incomplete,
+    function_offsets, functions, item_tree, parse_unit, unit_incomplete,
 };
 pub use items::{FunctionItem, ItemCache, ItemTree};
 
@@ -47,8 +46,11 @@ pub struct UnitFix {
 /// every function (skipped with `syntax_only`). File indices refer to the unit's parse.
 pub fn unit_diagnostics(db: &dyn Db, unit: Unit, syntax_only: bool) -> Vec<UnitDiagnostic> {
     let parse = parse_unit(db, unit);
-    let mut out: Vec<UnitDiagnostic> =
-        parse.diagnostics().iter().map(|d| UnitDiagnostic { diagnostic: d.clone(), hint: None, fixes: Vec::new() }).collect();
+    let mut out: Vec<UnitDiagnostic> = parse
+        .diagnostics()
+        .iter()
+        .map(|d| UnitDiagnostic { diagnostic: d.clone(), hint: None, fixes: Vec::new() })
+        .collect();
     if syntax_only {
         return out;
     }
@@ -57,7 +59,7 @@ pub fn unit_diagnostics(db: &dyn Db, unit: Unit, syntax_only: bool) -> Vec<UnitD
         let Some(&start) = starts.get(i) else { continue };
         for d in check_function(db, function).iter() {
             let (file, range) = parse.map_range(d.range + start);
-            let fixes = d.fixes.iter().filter_map(|f| map_fix(&parse, f, start)).collect();
+            let fixes = d.fixes.iter().filter_map(|f| map_fix(parse, f, start)).collect();
             out.push(UnitDiagnostic {
                 diagnostic: Diagnostic { file, range, severity: d.severity, code: d.code, message: d.message.clone() },
                 hint: d.hint.clone(),

@@ -29,7 +29,8 @@ pub struct CodeAction {
 pub(crate) fn code_actions(cx: &FileCtx, range: TextRange) -> Vec<CodeAction> {
     let mut out = Vec::new();
     for d in crate::diagnostics::file_diagnostics(cx) {
-        let touches = d.range.intersect(range).is_some() || d.range.contains_range(range) || range.contains_range(d.range);
+        let touches =
+            d.range.intersect(range).is_some() || d.range.contains_range(range) || range.contains_range(d.range);
         if !touches || d.fixes.is_empty() {
             continue;
         }

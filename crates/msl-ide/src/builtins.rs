@@ -5,7 +5,7 @@
 use std::fmt::Write;
 use std::sync::OnceLock;
 
-use msl_stdlib::{ATTRIBUTES, CONSTANTS, ENUMS, Entry, FUNCTIONS, KEYWORDS, METHODS, MEMBERS, TYPES};
+use msl_stdlib::{ATTRIBUTES, CONSTANTS, ENUMS, Entry, FUNCTIONS, KEYWORDS, MEMBERS, METHODS, TYPES};
 use msl_syntax::TextRange;
 use rustc_hash::FxHashMap;
 
@@ -63,9 +63,7 @@ impl Writer {
         let start = self.text.len();
         let _ = writeln!(self.text, "{line}");
         let at = find_word(line, name).map(|i| start + i).unwrap_or(start);
-        self.names.entry(key).or_insert_with(|| {
-            TextRange::at((at as u32).into(), (name.len() as u32).into())
-        });
+        self.names.entry(key).or_insert_with(|| TextRange::at((at as u32).into(), (name.len() as u32).into()));
     }
 }
 
@@ -138,7 +136,11 @@ fn build() -> Library {
         let of = m.of.join(", ");
         w.comment(&format!("{} ({of})", m.summary));
         for o in m.overloads {
-            w.decl(format!("method:{}:{}", m.of.first().copied().unwrap_or(""), m.name), &format!("{};", o.sig), m.name);
+            w.decl(
+                format!("method:{}:{}", m.of.first().copied().unwrap_or(""), m.name),
+                &format!("{};", o.sig),
+                m.name,
+            );
         }
         for other in m.of.iter().skip(1) {
             let key = format!("method:{other}:{}", m.name);
@@ -151,13 +153,21 @@ fn build() -> Library {
     w.text.push_str("// ---- data members ----\n\n");
     for m in MEMBERS.iter() {
         w.comment(&format!("{} ({})", m.summary, m.of.join(", ")));
-        w.decl(format!("member:{}:{}", m.of.first().copied().unwrap_or(""), m.name), &format!("{} {};", m.ty, m.name), m.name);
+        w.decl(
+            format!("member:{}:{}", m.of.first().copied().unwrap_or(""), m.name),
+            &format!("{} {};", m.ty, m.name),
+            m.name,
+        );
         w.text.push('\n');
     }
     w.text.push_str("} // namespace metal\n\n// ---- attributes ----\n\n");
     for a in ATTRIBUTES.iter() {
         w.comment(a.summary);
-        w.decl(format!("attr:{}", a.name), &format!("// [[{}{}]] on: {}", a.name, a.args, a.positions.join(", ")), a.name);
+        w.decl(
+            format!("attr:{}", a.name),
+            &format!("// [[{}{}]] on: {}", a.name, a.args, a.positions.join(", ")),
+            a.name,
+        );
         w.text.push('\n');
     }
     w.text.push_str("// ---- keywords ----\n\n");

@@ -55,11 +55,56 @@ pub struct Completions {
 }
 
 const KEYWORDS: &[&str] = &[
-    "auto", "bool", "break", "case", "char", "class", "const", "constant", "constexpr", "continue", "default",
-    "device", "do", "else", "enum", "false", "float", "for", "fragment", "half", "if", "int", "kernel", "long",
-    "namespace", "object_data", "ray_data", "return", "short", "signed", "sizeof", "static", "static_assert",
-    "struct", "switch", "template", "thread", "threadgroup", "threadgroup_imageblock", "true", "typedef",
-    "typename", "uint", "union", "unsigned", "using", "vertex", "void", "volatile", "while",
+    "auto",
+    "bool",
+    "break",
+    "case",
+    "char",
+    "class",
+    "const",
+    "constant",
+    "constexpr",
+    "continue",
+    "default",
+    "device",
+    "do",
+    "else",
+    "enum",
+    "false",
+    "float",
+    "for",
+    "fragment",
+    "half",
+    "if",
+    "int",
+    "kernel",
+    "long",
+    "namespace",
+    "object_data",
+    "ray_data",
+    "return",
+    "short",
+    "signed",
+    "sizeof",
+    "static",
+    "static_assert",
+    "struct",
+    "switch",
+    "template",
+    "thread",
+    "threadgroup",
+    "threadgroup_imageblock",
+    "true",
+    "typedef",
+    "typename",
+    "uint",
+    "union",
+    "unsigned",
+    "using",
+    "vertex",
+    "void",
+    "volatile",
+    "while",
 ];
 
 fn item(label: impl Into<String>, kind: CompletionKind, detail: Option<String>, group: u8) -> CompletionItem {
@@ -117,8 +162,10 @@ fn in_comment_or_string(cx: &FileCtx, offset: TextSize) -> bool {
     let Some(tree) = cx.tree_offset(offset) else { return false };
     let Some(tok) = cx.root.token_at_offset(tree).left_biased() else { return false };
     let inside = tok.text_range().start() < tree && tree < tok.text_range().end();
-    let line_comment_to_end = tok.kind() == SyntaxKind::COMMENT && tok.text().starts_with("//") && tok.text_range().start() < tree;
-    (inside && matches!(tok.kind(), SyntaxKind::COMMENT | SyntaxKind::STRING_LIT | SyntaxKind::CHAR_LIT)) || line_comment_to_end
+    let line_comment_to_end =
+        tok.kind() == SyntaxKind::COMMENT && tok.text().starts_with("//") && tok.text_range().start() < tree;
+    (inside && matches!(tok.kind(), SyntaxKind::COMMENT | SyntaxKind::STRING_LIT | SyntaxKind::CHAR_LIT))
+        || line_comment_to_end
 }
 
 /// The offset of an unclosed `[[` on the text before the cursor.
@@ -153,9 +200,10 @@ fn directive_completions(cx: &FileCtx, lead: &str) -> Vec<CompletionItem> {
     }
     let word = directive.split_whitespace().next().unwrap_or("");
     match word {
-        "include" | "import" if directive.contains('<') => {
-            msl_syntax::pp::METAL_HEADERS.iter().map(|h| item(*h, CompletionKind::Namespace, Some("built-in header".into()), 0)).collect()
-        }
+        "include" | "import" if directive.contains('<') => msl_syntax::pp::METAL_HEADERS
+            .iter()
+            .map(|h| item(*h, CompletionKind::Namespace, Some("built-in header".into()), 0))
+            .collect(),
         "ifdef" | "ifndef" | "undef" | "if" | "elif" => macro_items(cx),
         _ => Vec::new(),
     }
@@ -388,7 +436,8 @@ fn attribute_positions(cx: &FileCtx, open: TextSize) -> Option<Vec<&'static str>
 }
 
 fn stage_from_attributes(f: &ast::Function) -> Option<Vec<&'static str>> {
-    let names: Vec<String> = f.attribute_lists().flat_map(|l| l.attributes().filter_map(|a| a.name()).collect::<Vec<_>>()).collect();
+    let names: Vec<String> =
+        f.attribute_lists().flat_map(|l| l.attributes().filter_map(|a| a.name()).collect::<Vec<_>>()).collect();
     for (attr, pos) in [
         ("mesh", "mesh_param"),
         ("object", "object_param"),
@@ -437,9 +486,11 @@ fn library_items(cx: &FileCtx, _context: Option<&str>) -> Vec<CompletionItem> {
     let config = &cx.settings.config;
     let mut out = Vec::new();
     for name in lib.names() {
-        let Some(e) = lib.lookup(name).iter().find(|e| {
-            matches!(e, Entry::Function(_) | Entry::Type(_) | Entry::Constant(_) | Entry::Enum(_))
-        }) else {
+        let Some(e) = lib
+            .lookup(name)
+            .iter()
+            .find(|e| matches!(e, Entry::Function(_) | Entry::Type(_) | Entry::Constant(_) | Entry::Enum(_)))
+        else {
             continue;
         };
         if !e.available(config.version, config.platform) {
@@ -465,9 +516,8 @@ fn library_items(cx: &FileCtx, _context: Option<&str>) -> Vec<CompletionItem> {
 fn scope_completions(cx: &FileCtx, start: TextSize, offset: TextSize) -> Vec<CompletionItem> {
     let mut out = Vec::new();
     let anchor = token_before(cx, start);
-    let in_function = anchor
-        .as_ref()
-        .is_some_and(|t| t.parent_ancestors().any(|a| a.kind() == SyntaxKind::COMPOUND_STMT));
+    let in_function =
+        anchor.as_ref().is_some_and(|t| t.parent_ancestors().any(|a| a.kind() == SyntaxKind::COMPOUND_STMT));
     if let Some(tok) = &anchor {
         out.extend(locals_at(tok));
     }
@@ -499,11 +549,7 @@ fn scope_completions(cx: &FileCtx, start: TextSize, offset: TextSize) -> Vec<Com
 }
 
 fn is_scoped_enum_member(s: &crate::index::ItemSym) -> bool {
-    s.node
-        .ancestors()
-        .find(|a| a.kind() == SyntaxKind::ENUM)
-        .and_then(ast::Enum::cast)
-        .is_some_and(|e| e.is_scoped())
+    s.node.ancestors().find(|a| a.kind() == SyntaxKind::ENUM).and_then(ast::Enum::cast).is_some_and(|e| e.is_scoped())
 }
 
 /// Parameters and local variables visible at `tok`, innermost first.
@@ -539,9 +585,16 @@ fn locals_at(tok: &SyntaxToken) -> Vec<CompletionItem> {
                     }
                 }
             }
-            SyntaxKind::FOR_STMT | SyntaxKind::RANGE_FOR_STMT | SyntaxKind::IF_STMT | SyntaxKind::WHILE_STMT | SyntaxKind::SWITCH_STMT => {
+            SyntaxKind::FOR_STMT
+            | SyntaxKind::RANGE_FOR_STMT
+            | SyntaxKind::IF_STMT
+            | SyntaxKind::WHILE_STMT
+            | SyntaxKind::SWITCH_STMT => {
                 for part in anc.children() {
-                    for v in std::iter::once(part.clone()).chain(part.children()).filter(|v| v.kind() == SyntaxKind::VAR_DECL) {
+                    for v in std::iter::once(part.clone())
+                        .chain(part.children())
+                        .filter(|v| v.kind() == SyntaxKind::VAR_DECL)
+                    {
                         var_items(&v, &mut push);
                     }
                 }
@@ -560,7 +613,9 @@ fn locals_at(tok: &SyntaxToken) -> Vec<CompletionItem> {
             SyntaxKind::TEMPLATE_DECL => {
                 for list in anc.children().filter(|c| c.kind() == SyntaxKind::TEMPLATE_PARAM_LIST) {
                     for p in list.children() {
-                        if let Some(n) = p.descendants().find(|d| d.kind() == SyntaxKind::NAME).and_then(ast::Name::cast) {
+                        if let Some(n) =
+                            p.descendants().find(|d| d.kind() == SyntaxKind::NAME).and_then(ast::Name::cast)
+                        {
                             push(n.text(), CompletionKind::TypeParameter, None);
                         }
                     }

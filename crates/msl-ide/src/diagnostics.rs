@@ -89,7 +89,12 @@ pub(crate) fn file_diagnostics(cx: &FileCtx) -> Vec<FileDiagnostic> {
                 message: format!("in included file `{shown}`: {}", diag.message),
                 hint: None,
                 unnecessary: false,
-                related: vec![Related { path: header, range: diag.range, message: diag.message.clone(), text: cx.text_of(diag.file) }],
+                related: vec![Related {
+                    path: header,
+                    range: diag.range,
+                    message: diag.message.clone(),
+                    text: cx.text_of(diag.file),
+                }],
                 fixes: Vec::new(),
             });
             continue;
@@ -105,7 +110,11 @@ pub(crate) fn file_diagnostics(cx: &FileCtx) -> Vec<FileDiagnostic> {
                 for (file, range, new_text) in f.edits {
                     match edits.iter_mut().find(|e| e.path == cx.path_of(file)) {
                         Some(e) => e.edits.push((range, new_text)),
-                        None => edits.push(FileEdit { path: cx.path_of(file), text: cx.text_of(file), edits: vec![(range, new_text)] }),
+                        None => edits.push(FileEdit {
+                            path: cx.path_of(file),
+                            text: cx.text_of(file),
+                            edits: vec![(range, new_text)],
+                        }),
                     }
                 }
                 (f.label, edits)
@@ -124,7 +133,8 @@ pub(crate) fn file_diagnostics(cx: &FileCtx) -> Vec<FileDiagnostic> {
     }
     // count the further errors of each header in its message
     for d in &mut out {
-        if let Some(i) = pp.includes.iter().position(|inc| inc.file == 0 && inc.range == d.range && !d.related.is_empty())
+        if let Some(i) =
+            pp.includes.iter().position(|inc| inc.file == 0 && inc.range == d.range && !d.related.is_empty())
             && header_errors[i] > 1
         {
             d.message.push_str(&format!(" (and {} more)", header_errors[i] - 1));

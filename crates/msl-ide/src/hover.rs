@@ -29,7 +29,11 @@ pub(crate) fn hover(cx: &FileCtx, offset: TextSize) -> Option<Hover> {
 fn token_hover(cx: &FileCtx, tok: &SyntaxToken) -> Option<Hover> {
     let range = cx.file_range(tok.text_range())?;
     if tok.kind().is_keyword() {
-        let entry = Stdlib::get().lookup(tok.text()).iter().copied().find(|e| matches!(e, Entry::Keyword(_) | Entry::Type(_)))?;
+        let entry = Stdlib::get()
+            .lookup(tok.text())
+            .iter()
+            .copied()
+            .find(|e| matches!(e, Entry::Keyword(_) | Entry::Type(_)))?;
         return Some(Hover { range, markdown: with_availability(cx, &entry, msl_stdlib::hover(&entry)) });
     }
     let def = resolve(cx, tok, false)?;
@@ -87,7 +91,8 @@ pub(crate) fn def_markdown(cx: &FileCtx, def: &Def, at: Option<&SyntaxToken>) ->
             if let Some(space) = address_space_note(&text) {
                 let _ = write!(md, "\n{space}");
             }
-            let doc_node = if *kind == LocalKind::Var { decl.parent().unwrap_or_else(|| decl.clone()) } else { decl.clone() };
+            let doc_node =
+                if *kind == LocalKind::Var { decl.parent().unwrap_or_else(|| decl.clone()) } else { decl.clone() };
             if let Some(doc) = doc_comment(&doc_node) {
                 let _ = write!(md, "\n\n{doc}");
             }
@@ -101,8 +106,12 @@ pub(crate) fn def_markdown(cx: &FileCtx, def: &Def, at: Option<&SyntaxToken>) ->
                 }
                 SymbolKind::Struct | SymbolKind::Class | SymbolKind::Union => ("type", struct_outline(&sym.node)),
                 SymbolKind::Enum => ("enum", enum_outline(&sym.node)),
-                SymbolKind::EnumMember => ("enumerator", format!("{}{}", qualified_prefix(&sym.container), compact(&sym.node))),
-                SymbolKind::Field => ("field", format!("{}{}", qualified_prefix(&sym.container), variable_text(&sym.node)?)),
+                SymbolKind::EnumMember => {
+                    ("enumerator", format!("{}{}", qualified_prefix(&sym.container), compact(&sym.node)))
+                }
+                SymbolKind::Field => {
+                    ("field", format!("{}{}", qualified_prefix(&sym.container), variable_text(&sym.node)?))
+                }
                 SymbolKind::Variable | SymbolKind::Constant => ("global", variable_text(&sym.node)?),
                 SymbolKind::Typedef => ("alias", compact(&sym.node)),
                 SymbolKind::Namespace => ("namespace", format!("namespace {}", sym.name)),
@@ -169,7 +178,8 @@ fn variable_text(init_declarator: &SyntaxNode) -> Option<String> {
 fn function_signature(f: &ast::Function) -> String {
     let mut parts = Vec::new();
     for child in f.syntax().children() {
-        if matches!(child.kind(), SyntaxKind::COMPOUND_STMT | SyntaxKind::FUNCTION_BODY | SyntaxKind::CTOR_INITIALIZER) {
+        if matches!(child.kind(), SyntaxKind::COMPOUND_STMT | SyntaxKind::FUNCTION_BODY | SyntaxKind::CTOR_INITIALIZER)
+        {
             break;
         }
         parts.push(compact(&child));
@@ -354,7 +364,8 @@ fn macro_call_hover(cx: &FileCtx, call: u32, piece: usize) -> Option<Hover> {
         expansion.truncate(cut);
         expansion.push_str(" …");
     }
-    let _ = write!(md, "\n\nExpands to:\n```metal\n{}\n```", if expansion.is_empty() { "(nothing)" } else { &expansion });
+    let _ =
+        write!(md, "\n\nExpands to:\n```metal\n{}\n```", if expansion.is_empty() { "(nothing)" } else { &expansion });
     Some(Hover { range: c.range, markdown: md })
 }
 

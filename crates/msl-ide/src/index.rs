@@ -47,7 +47,13 @@ impl ItemIndex {
 
     fn push(&mut self, name: &ast::Name, kind: SymbolKind, node: &SyntaxNode, container: &str) {
         // `A::f` declares `f`
-        let Some(tok) = name.syntax().descendants_with_tokens().filter_map(|e| e.into_token()).filter(|t| t.kind() == SyntaxKind::IDENT).last() else {
+        let Some(tok) = name
+            .syntax()
+            .descendants_with_tokens()
+            .filter_map(|e| e.into_token())
+            .filter(|t| t.kind() == SyntaxKind::IDENT)
+            .last()
+        else {
             return;
         };
         self.syms.push(ItemSym {
@@ -202,14 +208,10 @@ fn variable_kind(node: &SyntaxNode, container: &str) -> SymbolKind {
     if in_struct && !container.is_empty() {
         return SymbolKind::Field;
     }
-    let constant = node
-        .children()
-        .find(|c| c.kind() == SyntaxKind::DECL_SPECIFIERS)
-        .is_some_and(|s| {
-            s.children_with_tokens().any(|e| {
-                matches!(e.kind(), SyntaxKind::CONSTANT_KW | SyntaxKind::CONSTEXPR_KW | SyntaxKind::CONST_KW)
-            })
-        });
+    let constant = node.children().find(|c| c.kind() == SyntaxKind::DECL_SPECIFIERS).is_some_and(|s| {
+        s.children_with_tokens()
+            .any(|e| matches!(e.kind(), SyntaxKind::CONSTANT_KW | SyntaxKind::CONSTEXPR_KW | SyntaxKind::CONST_KW))
+    });
     if constant { SymbolKind::Constant } else { SymbolKind::Variable }
 }
 

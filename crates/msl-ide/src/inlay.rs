@@ -68,11 +68,8 @@ fn call_hints(cx: &FileCtx, call: &SyntaxNode, range: TextRange, out: &mut Vec<I
     if args.is_empty() {
         return;
     }
-    let name_tok = callee
-        .children_with_tokens()
-        .filter_map(|e| e.into_token())
-        .filter(|t| t.kind() == SyntaxKind::IDENT)
-        .last();
+    let name_tok =
+        callee.children_with_tokens().filter_map(|e| e.into_token()).filter(|t| t.kind() == SyntaxKind::IDENT).last();
     let Some(name_tok) = name_tok else { return };
     let names: Vec<String> = match resolve(cx, &name_tok, false) {
         Some(Def::Item(sym)) if sym.kind.is_callable() => {

@@ -2,14 +2,15 @@
 //! directive; and converting between tree ranges and file ranges.
 
 use std::path::PathBuf;
+use std::rc::Rc;
 use std::sync::Arc;
 
 use msl_hir::{RootDatabase, Unit};
 use msl_syntax::pp::NO_CALL;
 use msl_syntax::{Parse, SyntaxKind, SyntaxNode, SyntaxToken, TextRange, TextSize};
 
-use crate::index::ItemIndex;
 use crate::FileSettings;
+use crate::index::ItemIndex;
 
 /// One open file's unit and its latest parse.
 pub(crate) struct FileCtx<'a> {
@@ -18,7 +19,7 @@ pub(crate) struct FileCtx<'a> {
     pub settings: &'a FileSettings,
     pub parse: Arc<Parse>,
     pub root: SyntaxNode,
-    index: std::cell::OnceCell<Arc<ItemIndex>>,
+    index: std::cell::OnceCell<Rc<ItemIndex>>,
 }
 
 /// What is at a position of the main file.
@@ -53,8 +54,8 @@ impl<'a> FileCtx<'a> {
     }
 
     /// The declarations of the unit (built on first use by a request).
-    pub fn index(&self) -> Arc<ItemIndex> {
-        self.index.get_or_init(|| Arc::new(ItemIndex::build(&self.root))).clone()
+    pub fn index(&self) -> Rc<ItemIndex> {
+        self.index.get_or_init(|| Rc::new(ItemIndex::build(&self.root))).clone()
     }
 
     /// What is at `offset` of the main file. At the boundary between two tokens the one

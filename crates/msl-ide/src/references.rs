@@ -90,7 +90,12 @@ pub(crate) fn nav_targets(cx: &FileCtx, def: &Def) -> Vec<NavTarget> {
             if f.is_virtual {
                 return Vec::new();
             }
-            vec![NavTarget { path: f.path.clone(), full: info.name_range, focus: info.name_range, text: f.text.clone() }]
+            vec![NavTarget {
+                path: f.path.clone(),
+                full: info.name_range,
+                focus: info.name_range,
+                text: f.text.clone(),
+            }]
         }
         Def::Builtin(entries) => entries.iter().filter_map(builtin_target).take(1).collect(),
         Def::Attribute(a) => builtin_target(&msl_stdlib::Entry::Attribute(a)).into_iter().collect(),
@@ -172,7 +177,10 @@ fn uses(cx: &FileCtx, def: &Def) -> Vec<Use> {
             .find(|a| matches!(a.kind(), SyntaxKind::FUNCTION | SyntaxKind::LAMBDA_EXPR | SyntaxKind::TEMPLATE_DECL))
             .map(|f| {
                 // a template parameter's scope is the template
-                f.ancestors().find(|a| a.kind() == SyntaxKind::TEMPLATE_DECL).filter(|_| matches!(def, Def::Local { kind: LocalKind::TemplateParam, .. })).unwrap_or(f)
+                f.ancestors()
+                    .find(|a| a.kind() == SyntaxKind::TEMPLATE_DECL)
+                    .filter(|_| matches!(def, Def::Local { kind: LocalKind::TemplateParam, .. }))
+                    .unwrap_or(f)
             })
             .unwrap_or_else(|| cx.root.clone()),
         _ => cx.root.clone(),
@@ -218,7 +226,9 @@ fn is_write(tok: &SyntaxToken) -> bool {
     let mut node = path;
     // `a[i] = ...`, `a.x = ...` write to `a`
     while let Some(p) = node.parent() {
-        if matches!(p.kind(), SyntaxKind::INDEX_EXPR | SyntaxKind::MEMBER_EXPR) && p.children().next().as_ref() == Some(&node) {
+        if matches!(p.kind(), SyntaxKind::INDEX_EXPR | SyntaxKind::MEMBER_EXPR)
+            && p.children().next().as_ref() == Some(&node)
+        {
             node = p;
         } else {
             break;
@@ -245,9 +255,9 @@ fn is_write(tok: &SyntaxToken) -> bool {
                     )
                 })
         }
-        SyntaxKind::PREFIX_EXPR | SyntaxKind::POSTFIX_EXPR => parent
-            .children_with_tokens()
-            .any(|e| matches!(e.kind(), SyntaxKind::PLUS2 | SyntaxKind::MINUS2)),
+        SyntaxKind::PREFIX_EXPR | SyntaxKind::POSTFIX_EXPR => {
+            parent.children_with_tokens().any(|e| matches!(e.kind(), SyntaxKind::PLUS2 | SyntaxKind::MINUS2))
+        }
         _ => false,
     }
 }

@@ -14,7 +14,11 @@ use crate::symbols::SymbolKind;
 pub(crate) enum Def {
     /// A parameter, local variable or template parameter: `decl` is the parameter,
     /// the init-declarator or the template parameter; `name` the tree range of its name.
-    Local { name: TextRange, decl: SyntaxNode, kind: LocalKind },
+    Local {
+        name: TextRange,
+        decl: SyntaxNode,
+        kind: LocalKind,
+    },
     /// A declaration of the unit outside function bodies.
     Item(ItemSym),
     /// A macro, by index into the unit's macro definitions.
@@ -23,7 +27,10 @@ pub(crate) enum Def {
     Builtin(Vec<Entry>),
     Attribute(&'static AttributeDef),
     /// Components of a vector.
-    Swizzle { vector: String, components: String },
+    Swizzle {
+        vector: String,
+        components: String,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,7 +46,8 @@ impl Def {
         match (self, other) {
             (Def::Local { name: a, .. }, Def::Local { name: b, .. }) => a == b,
             (Def::Item(a), Def::Item(b)) => {
-                a.name_range == b.name_range || (a.name == b.name && a.kind.is_callable() && b.kind.is_callable() && a.container == b.container)
+                a.name_range == b.name_range
+                    || (a.name == b.name && a.kind.is_callable() && b.kind.is_callable() && a.container == b.container)
             }
             (Def::Macro(a), Def::Macro(b)) => a == b,
             _ => false,
@@ -210,10 +218,16 @@ fn name_text(name: &SyntaxNode) -> String {
 fn declaration_of_name(cx: &FileCtx, tok: &SyntaxToken, name: &SyntaxNode) -> Option<Def> {
     let holder = name.parent()?;
     let range = tok.text_range();
-    let in_body = holder.ancestors().any(|a| a.kind() == SyntaxKind::COMPOUND_STMT || a.kind() == SyntaxKind::LAMBDA_EXPR);
+    let in_body =
+        holder.ancestors().any(|a| a.kind() == SyntaxKind::COMPOUND_STMT || a.kind() == SyntaxKind::LAMBDA_EXPR);
     match holder.kind() {
         SyntaxKind::DECLARATOR => {
-            let decl = holder.ancestors().find(|a| matches!(a.kind(), SyntaxKind::PARAM | SyntaxKind::INIT_DECLARATOR | SyntaxKind::FUNCTION | SyntaxKind::TYPEDEF_DECL))?;
+            let decl = holder.ancestors().find(|a| {
+                matches!(
+                    a.kind(),
+                    SyntaxKind::PARAM | SyntaxKind::INIT_DECLARATOR | SyntaxKind::FUNCTION | SyntaxKind::TYPEDEF_DECL
+                )
+            })?;
             match decl.kind() {
                 SyntaxKind::PARAM => {
                     return Some(Def::Local { name: range, decl, kind: LocalKind::Param });
@@ -265,7 +279,10 @@ pub(crate) fn resolve_local(tok: &SyntaxToken, name: &str) -> Option<Def> {
             | SyntaxKind::WHILE_STMT
             | SyntaxKind::SWITCH_STMT => {
                 for part in anc.children().filter(|c| {
-                    matches!(c.kind(), SyntaxKind::FOR_INIT | SyntaxKind::CONDITION | SyntaxKind::VAR_DECL | SyntaxKind::PARAM)
+                    matches!(
+                        c.kind(),
+                        SyntaxKind::FOR_INIT | SyntaxKind::CONDITION | SyntaxKind::VAR_DECL | SyntaxKind::PARAM
+                    )
                 }) {
                     for v in std::iter::once(part.clone()).chain(part.children()) {
                         if v.kind() == SyntaxKind::VAR_DECL
@@ -357,7 +374,8 @@ fn resolve_qualified(cx: &FileCtx, qualifier: &str, name: &str) -> Option<Def> {
     let last = qualifier.rsplit("::").next().unwrap_or(qualifier);
     if last != "metal" && last != "std" {
         let index = cx.index();
-        if let Some(s) = index.named(name).find(|s| s.container == last || s.container.ends_with(&format!("::{last}"))) {
+        if let Some(s) = index.named(name).find(|s| s.container == last || s.container.ends_with(&format!("::{last}")))
+        {
             return Some(Def::Item(s.clone()));
         }
     }
@@ -422,7 +440,10 @@ pub(crate) fn declared_type(def: &Def) -> Option<(TypeName, bool)> {
         _ => written.clone(),
     };
     // pointers and arrays: indexing yields the element, members need `->`
-    let indirect = declarator.is_some_and(|d| d.ptr_operators().any(|p| p.kind_token().is_some_and(|t| t.kind() == SyntaxKind::STAR)) || d.array_suffixes().next().is_some());
+    let indirect = declarator.is_some_and(|d| {
+        d.ptr_operators().any(|p| p.kind_token().is_some_and(|t| t.kind() == SyntaxKind::STAR))
+            || d.array_suffixes().next().is_some()
+    });
     Some((TypeName { base, written }, indirect))
 }
 
@@ -431,7 +452,11 @@ pub(crate) fn expr_type(cx: &FileCtx, expr: &SyntaxNode) -> Option<TypeName> {
     match expr.kind() {
         SyntaxKind::PAREN_EXPR => expr_type(cx, &expr.children().next()?),
         SyntaxKind::PATH_EXPR => {
-            let tok = expr.children_with_tokens().filter_map(|e| e.into_token()).filter(|t| t.kind() == SyntaxKind::IDENT).last()?;
+            let tok = expr
+                .children_with_tokens()
+                .filter_map(|e| e.into_token())
+                .filter(|t| t.kind() == SyntaxKind::IDENT)
+                .last()?;
             if tok.text() == "this" {
                 return None;
             }
@@ -453,7 +478,11 @@ pub(crate) fn expr_type(cx: &FileCtx, expr: &SyntaxNode) -> Option<TypeName> {
             Some(base)
         }
         SyntaxKind::MEMBER_EXPR => {
-            let member = expr.children_with_tokens().filter_map(|e| e.into_token()).filter(|t| t.kind() == SyntaxKind::IDENT).last()?;
+            let member = expr
+                .children_with_tokens()
+                .filter_map(|e| e.into_token())
+                .filter(|t| t.kind() == SyntaxKind::IDENT)
+                .last()?;
             match resolve_member(cx, expr, member.text())? {
                 Def::Swizzle { vector, components } => {
                     let elem = vector_element(&vector)?;
@@ -466,7 +495,11 @@ pub(crate) fn expr_type(cx: &FileCtx, expr: &SyntaxNode) -> Option<TypeName> {
         SyntaxKind::CALL_EXPR => {
             let callee = expr.children().next()?;
             if callee.kind() == SyntaxKind::PATH_EXPR {
-                let tok = callee.children_with_tokens().filter_map(|e| e.into_token()).filter(|t| t.kind() == SyntaxKind::IDENT).last()?;
+                let tok = callee
+                    .children_with_tokens()
+                    .filter_map(|e| e.into_token())
+                    .filter(|t| t.kind() == SyntaxKind::IDENT)
+                    .last()?;
                 match resolve(cx, &tok, false)? {
                     d @ Def::Item(_) => declared_type(&d).map(|(t, _)| t),
                     Def::Builtin(entries) if entries.iter().any(|e| matches!(e, Entry::Type(_))) => {
@@ -479,7 +512,8 @@ pub(crate) fn expr_type(cx: &FileCtx, expr: &SyntaxNode) -> Option<TypeName> {
             }
         }
         SyntaxKind::CONSTRUCT_EXPR | SyntaxKind::CAST_EXPR | SyntaxKind::CXX_CAST_EXPR => {
-            let ty = expr.descendants().find(|d| matches!(d.kind(), SyntaxKind::PATH_TYPE | SyntaxKind::BUILTIN_TYPE))?;
+            let ty =
+                expr.descendants().find(|d| matches!(d.kind(), SyntaxKind::PATH_TYPE | SyntaxKind::BUILTIN_TYPE))?;
             let written = crate::locate::compact(&ty);
             let base = ty
                 .children_with_tokens()
@@ -499,7 +533,8 @@ pub(crate) fn vector_element(name: &str) -> Option<String> {
     let rest = name.strip_prefix("packed_").unwrap_or(name);
     let digits = rest.trim_start_matches(|c: char| c.is_ascii_alphabetic());
     let elem = &rest[..rest.len() - digits.len()];
-    const SCALARS: &[&str] = &["bool", "char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "half", "float", "bfloat"];
+    const SCALARS: &[&str] =
+        &["bool", "char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "half", "float", "bfloat"];
     (SCALARS.contains(&elem) && matches!(digits, "2" | "3" | "4")).then(|| elem.to_string())
 }
 
@@ -525,7 +560,8 @@ pub(crate) fn member_of_type(cx: &FileCtx, ty: &TypeName, name: &str) -> Option<
     if !methods.is_empty() {
         return Some(Def::Builtin(methods));
     }
-    let members: Vec<Entry> = lib.members_of(&ty.base).iter().filter(|m| m.name == name).map(|m| Entry::Member(m)).collect();
+    let members: Vec<Entry> =
+        lib.members_of(&ty.base).iter().filter(|m| m.name == name).map(|m| Entry::Member(m)).collect();
     (!members.is_empty()).then_some(Def::Builtin(members))
 }
 
@@ -589,7 +625,12 @@ impl ItemIndex {
                 .node
                 .descendants()
                 .find(|d| d.kind() == SyntaxKind::PATH_TYPE)
-                .and_then(|p| p.children_with_tokens().filter_map(|e| e.into_token()).filter(|t| t.kind() == SyntaxKind::IDENT).last())
+                .and_then(|p| {
+                    p.children_with_tokens()
+                        .filter_map(|e| e.into_token())
+                        .filter(|t| t.kind() == SyntaxKind::IDENT)
+                        .last()
+                })
                 .map(|t| t.text().to_string());
             match target {
                 Some(t) if t != current => current = t,

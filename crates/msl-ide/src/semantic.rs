@@ -82,16 +82,17 @@ pub(crate) fn semantic_tokens(cx: &FileCtx, range: Option<TextRange>) -> Vec<Sem
     let lib = Stdlib::get();
     let mut functions: FxHashMap<TextSize, FunctionNames> = FxHashMap::default();
     let mut out = Vec::new();
-    let (start_node, tree_range) = match range.and_then(|r| cx.tree_range(r).or_else(|| cx.tree_offset(r.start()).map(TextRange::empty))) {
-        Some(tr) if !tr.is_empty() => {
-            let n = match cx.root.covering_element(tr) {
-                rowan::NodeOrToken::Node(n) => n,
-                rowan::NodeOrToken::Token(t) => t.parent().unwrap_or_else(|| cx.root.clone()),
-            };
-            (n, Some(tr))
-        }
-        _ => (cx.root.clone(), None),
-    };
+    let (start_node, tree_range) =
+        match range.and_then(|r| cx.tree_range(r).or_else(|| cx.tree_offset(r.start()).map(TextRange::empty))) {
+            Some(tr) if !tr.is_empty() => {
+                let n = match cx.root.covering_element(tr) {
+                    rowan::NodeOrToken::Node(n) => n,
+                    rowan::NodeOrToken::Token(t) => t.parent().unwrap_or_else(|| cx.root.clone()),
+                };
+                (n, Some(tr))
+            }
+            _ => (cx.root.clone(), None),
+        };
     for event in start_node.preorder_with_tokens() {
         let WalkEvent::Enter(el) = event else { continue };
         let Some(tok) = el.into_token() else { continue };
@@ -113,7 +114,11 @@ pub(crate) fn semantic_tokens(cx: &FileCtx, range: Option<TextRange>) -> Vec<Sem
             let text = tok.text();
             let len = text.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(text.len());
             if len > 0 {
-                out.push(SemanticToken { range: TextRange::at(piece.start.into(), (len as u32).into()), ty: TokenType::Macro, modifiers: 0 });
+                out.push(SemanticToken {
+                    range: TextRange::at(piece.start.into(), (len as u32).into()),
+                    ty: TokenType::Macro,
+                    modifiers: 0,
+                });
             }
             continue;
         }
@@ -196,11 +201,12 @@ fn classify(
             }
         }
         SyntaxKind::MEMBER_EXPR => {
-            let after_dot = tok.prev_sibling_or_token().is_some_and(|p| matches!(p.kind(), SyntaxKind::DOT | SyntaxKind::ARROW))
-                || tok
-                    .prev_sibling_or_token()
-                    .and_then(|p| p.prev_sibling_or_token())
-                    .is_some_and(|p| matches!(p.kind(), SyntaxKind::DOT | SyntaxKind::ARROW));
+            let after_dot =
+                tok.prev_sibling_or_token().is_some_and(|p| matches!(p.kind(), SyntaxKind::DOT | SyntaxKind::ARROW))
+                    || tok
+                        .prev_sibling_or_token()
+                        .and_then(|p| p.prev_sibling_or_token())
+                        .is_some_and(|p| matches!(p.kind(), SyntaxKind::DOT | SyntaxKind::ARROW));
             if after_dot {
                 let is_call = parent.parent().is_some_and(|p| p.kind() == SyntaxKind::CALL_EXPR);
                 if let Some(s) = index.named(name).find(|s| matches!(s.kind, SymbolKind::Field | SymbolKind::Method)) {
@@ -269,7 +275,14 @@ fn declaration_type(name: &SyntaxNode, index: &crate::index::ItemIndex, tok: &Sy
         SyntaxKind::TYPE_PARAM => return Some((TokenType::TypeParameter, DECL)),
         SyntaxKind::DECLARATOR => {
             let owner = holder.ancestors().find(|a| {
-                matches!(a.kind(), SyntaxKind::PARAM | SyntaxKind::INIT_DECLARATOR | SyntaxKind::FUNCTION | SyntaxKind::TYPEDEF_DECL | SyntaxKind::NON_TYPE_PARAM)
+                matches!(
+                    a.kind(),
+                    SyntaxKind::PARAM
+                        | SyntaxKind::INIT_DECLARATOR
+                        | SyntaxKind::FUNCTION
+                        | SyntaxKind::TYPEDEF_DECL
+                        | SyntaxKind::NON_TYPE_PARAM
+                )
             })?;
             match owner.kind() {
                 SyntaxKind::PARAM => return Some((TokenType::Parameter, DECL)),

@@ -34,7 +34,9 @@ pub(crate) struct CallSite {
 
 /// Finds the innermost unclosed `(` before `offset` that follows a name.
 pub(crate) fn call_site(cx: &FileCtx, offset: TextSize) -> Option<CallSite> {
-    let tree_offset = cx.tree_offset(offset).or_else(|| cx.tree_offset(offset.checked_sub(1.into())?).map(|o| o + TextSize::from(1)))?;
+    let tree_offset = cx
+        .tree_offset(offset)
+        .or_else(|| cx.tree_offset(offset.checked_sub(1.into())?).map(|o| o + TextSize::from(1)))?;
     let mut tok = cx.root.token_at_offset(tree_offset).left_biased()?;
     // a cursor right after `(` is inside the call
     let mut depth = 0i32;
@@ -134,10 +136,7 @@ pub(crate) fn signature_help(cx: &FileCtx, offset: TextSize) -> Option<Signature
         return None;
     }
     // the first overload with enough parameters for what is written
-    let active = signatures
-        .iter()
-        .position(|s| s.params.len() >= site.written.max(site.arg + 1))
-        .unwrap_or(0);
+    let active = signatures.iter().position(|s| s.params.len() >= site.written.max(site.arg + 1)).unwrap_or(0);
     Some(SignatureHelp { signatures, active_signature: active as u32, active_parameter: site.arg as u32 })
 }
 
@@ -232,8 +231,8 @@ fn param_ranges(sig: &str) -> Vec<TextRange> {
     let mut out = Vec::new();
     let mut depth = 0i32;
     let mut start = open + 1;
-    for i in open + 1..close {
-        match bytes[i] {
+    for (i, &b) in bytes.iter().enumerate().take(close).skip(open + 1) {
+        match b {
             b'(' | b'<' | b'[' | b'{' => depth += 1,
             b')' | b'>' | b']' | b'}' => depth -= 1,
             b',' if depth == 0 => {

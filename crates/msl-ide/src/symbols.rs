@@ -30,7 +30,10 @@ pub enum SymbolKind {
 
 impl SymbolKind {
     pub fn is_type(self) -> bool {
-        matches!(self, SymbolKind::Struct | SymbolKind::Class | SymbolKind::Union | SymbolKind::Enum | SymbolKind::Typedef)
+        matches!(
+            self,
+            SymbolKind::Struct | SymbolKind::Class | SymbolKind::Union | SymbolKind::Enum | SymbolKind::Typedef
+        )
     }
     pub fn is_callable(self) -> bool {
         matches!(self, SymbolKind::Function | SymbolKind::Method)
@@ -67,23 +70,40 @@ pub(crate) fn document_symbols(cx: &FileCtx) -> Vec<Symbol> {
     for s in &index.syms {
         let Some(focus) = cx.file_range(s.name_range) else { continue };
         let full = full_range(cx, s).unwrap_or(focus);
-        flat.push((s.container.clone(), Symbol {
-            name: s.name.clone(),
-            detail: detail(s),
-            kind: s.kind,
-            full: full.cover(focus),
-            focus,
-            children: Vec::new(),
-        }));
+        flat.push((
+            s.container.clone(),
+            Symbol {
+                name: s.name.clone(),
+                detail: detail(s),
+                kind: s.kind,
+                full: full.cover(focus),
+                focus,
+                children: Vec::new(),
+            },
+        ));
     }
     // macros defined in the file
     let pp = cx.parse.preprocessed();
     for m in pp.macros.iter().filter(|m| m.file == 0) {
         let detail = m.params.as_ref().map(|p| format!("({})", p.join(", ")));
-        let line_end = cx.text()[usize::from(m.name_range.end())..].find('\n').map(|i| usize::from(m.name_range.end()) + i).unwrap_or(cx.text().len());
-        let start = cx.text()[..usize::from(m.name_range.start())].rfind('#').unwrap_or(usize::from(m.name_range.start()));
+        let line_end = cx.text()[usize::from(m.name_range.end())..]
+            .find('\n')
+            .map(|i| usize::from(m.name_range.end()) + i)
+            .unwrap_or(cx.text().len());
+        let start =
+            cx.text()[..usize::from(m.name_range.start())].rfind('#').unwrap_or(usize::from(m.name_range.start()));
         let full = TextRange::new((start as u32).into(), (line_end as u32).into()).cover(m.name_range);
-        flat.push((String::new(), Symbol { name: m.name.to_string(), detail, kind: SymbolKind::Macro, full, focus: m.name_range, children: Vec::new() }));
+        flat.push((
+            String::new(),
+            Symbol {
+                name: m.name.to_string(),
+                detail,
+                kind: SymbolKind::Macro,
+                full,
+                focus: m.name_range,
+                children: Vec::new(),
+            },
+        ));
     }
     flat.sort_by_key(|(_, s)| (s.full.start(), std::cmp::Reverse(s.full.end())));
     nest(flat)
@@ -102,7 +122,10 @@ fn nest(flat: Vec<(String, Symbol)>) -> Vec<Symbol> {
             let done = stack.pop().expect("stack is not empty");
             attach(&mut stack, &mut roots, done);
         }
-        let is_container = matches!(sym.kind, SymbolKind::Struct | SymbolKind::Class | SymbolKind::Union | SymbolKind::Enum | SymbolKind::Namespace);
+        let is_container = matches!(
+            sym.kind,
+            SymbolKind::Struct | SymbolKind::Class | SymbolKind::Union | SymbolKind::Enum | SymbolKind::Namespace
+        );
         if is_container {
             stack.push(sym);
         } else {
@@ -146,7 +169,11 @@ fn detail(s: &ItemSym) -> Option<String> {
                 Some(ast::Stage::Fragment) => "fragment ",
                 _ => "",
             };
-            let ret = f.decl_specifiers().and_then(|s| s.type_spec()).map(|t| crate::locate::compact(t.syntax())).unwrap_or_default();
+            let ret = f
+                .decl_specifiers()
+                .and_then(|s| s.type_spec())
+                .map(|t| crate::locate::compact(t.syntax()))
+                .unwrap_or_default();
             Some(format!("{stage}{ret}{}", strip_attributes(&params)).trim().to_string())
         }
         SymbolKind::Field | SymbolKind::Variable | SymbolKind::Constant => {

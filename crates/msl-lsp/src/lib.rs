@@ -9,6 +9,7 @@ pub mod convert;
 mod proto;
 pub mod settings;
 pub mod test_client;
+mod transport;
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -29,15 +30,22 @@ use settings::ClientSettings;
 
 /// Runs the server on standard input and output until the client exits.
 pub async fn run_stdio(log_file: Option<PathBuf>) {
-    let stdin = tokio::io::stdin();
-    let stdout = tokio::io::stdout();
-    let (service, socket) = service(log_file);
-    Server::new(stdin, stdout, socket).serve(service).await;
+    serve(tokio::io::stdin(), tokio::io::stdout(), log_file).await;
 }
 
-/// The service, for running over any transport (tests use in-memory pipes).
-pub fn service(log_file: Option<PathBuf>) -> (LspService<Backend>, tower_lsp_server::ClientSocket) {
-    LspService::new(move |client| Backend::new(client, log_file.clone()))
+/// Runs the server over any pair of streams (tests use in-memory pipes).
+pub async fn serve<R, W>(input: R, output: W, log_file: Option<PathBuf>)
+where
+    R: tokio::io::AsyncRead + Unpin + Send + 'static,
+    W: tokio::io::AsyncWrite + Unpin + Send + 'static,
+{
+    let (guarded_write, guarded_read) = tokio::io::duplex(1 << 20);
+    tokio::spawn(transport::guard(input, guarded_write));
+    let (service, socket) = LspService::build(move |client| Backend::new(client, log_file.clone()))
+        .custom_method(transport::MALFORMED, Backend::malformed_message)
+        .custom_method(transport::INVALID_REQUEST, Backend::invalid_request)
+        .finish();
+    Server::new(guarded_read, output, socket).serve(service).await;
 }
 
 /// An open document.
@@ -96,7 +104,10 @@ impl Logger {
         if let Some(f) = &self.file
             && let Ok(mut f) = f.lock()
         {
-            let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs_f64()).unwrap_or(0.0);
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_secs_f64())
+                .unwrap_or(0.0);
             let _ = writeln!(f, "{now:.3} {level} {message}");
         }
     }
@@ -112,12 +123,17 @@ pub struct Backend {
 }
 
 fn content_modified() -> Error {
-    Error { code: ErrorCode::ContentModified, message: "the document changed; the request was cancelled".into(), data: None }
+    Error {
+        code: ErrorCode::ContentModified,
+        message: "the document changed; the request was cancelled".into(),
+        data: None,
+    }
 }
 
 impl Backend {
     fn new(client: Client, log_file: Option<PathBuf>) -> Backend {
-        let file = log_file.and_then(|p| std::fs::OpenOptions::new().create(true).append(true).open(p).ok()).map(Mutex::new);
+        let file =
+            log_file.and_then(|p| std::fs::OpenOptions::new().create(true).append(true).open(p).ok()).map(Mutex::new);
         Backend {
             client,
             state: Arc::new(Mutex::new(State {
@@ -136,6 +152,16 @@ impl Backend {
             diag_generation: Arc::default(),
             counter: AtomicU64::new(0),
         }
+    }
+
+    async fn malformed_message(&self, params: Value) {
+        let why = params.get("error").and_then(|e| e.as_str()).unwrap_or("malformed message").to_string();
+        self.warn(format!("ignored a message: {why}")).await;
+    }
+
+    async fn invalid_request(&self, params: Value) -> Result<()> {
+        let _ = params;
+        Err(Error { code: ErrorCode::InvalidRequest, message: "not a valid JSON-RPC 2.0 request".into(), data: None })
     }
 
     pub(crate) fn lock(&self) -> std::sync::MutexGuard<'_, State> {
@@ -190,7 +216,11 @@ impl Backend {
             Err(join) => {
                 let message = panic_message(join);
                 self.error(format!("{what} failed: {message}")).await;
-                Err(Error { code: ErrorCode::InternalError, message: format!("msl-lsp: {what} failed: {message}").into(), data: None })
+                Err(Error {
+                    code: ErrorCode::InternalError,
+                    message: format!("msl-lsp: {what} failed: {message}").into(),
+                    data: None,
+                })
             }
         }
     }
@@ -201,7 +231,8 @@ impl Backend {
             let (snap, view, uri, version) = {
                 let st = self.lock();
                 let Some(doc) = st.docs.get(&path) else { continue };
-                let view = DocView { path: path.clone(), text: doc.text.clone(), index: doc.index.clone(), enc: st.enc };
+                let view =
+                    DocView { path: path.clone(), text: doc.text.clone(), index: doc.index.clone(), enc: st.enc };
                 (st.host.snapshot(), view, doc.uri.clone(), doc.version)
             };
             let generation = {
@@ -228,7 +259,12 @@ impl Backend {
                     Err(join) => {
                         let message = panic_message(join);
                         log.line("ERROR", &format!("diagnostics of {} failed: {message}", path.display()));
-                        client.log_message(MessageType::ERROR, format!("diagnostics of {} failed: {message}", path.display())).await;
+                        client
+                            .log_message(
+                                MessageType::ERROR,
+                                format!("diagnostics of {} failed: {message}", path.display()),
+                            )
+                            .await;
                         return;
                     }
                 };
@@ -341,7 +377,8 @@ pub(crate) fn uri_to_path(uri: &Uri) -> Option<PathBuf> {
 pub(crate) fn uri_of(path: &Path) -> Uri {
     Uri::from_file_path(path).unwrap_or_else(|| {
         // paths that are not absolute (the built-in library's name): a file URI anyway
-        Uri::from_file_path(std::env::temp_dir().join(path.file_name().unwrap_or_default())).expect("temp dir is absolute")
+        Uri::from_file_path(std::env::temp_dir().join(path.file_name().unwrap_or_default()))
+            .expect("temp dir is absolute")
     })
 }
 
@@ -468,7 +505,10 @@ impl LanguageServer for Backend {
         proto::semantic_tokens_delta(self, params).await
     }
 
-    async fn semantic_tokens_range(&self, params: SemanticTokensRangeParams) -> Result<Option<SemanticTokensRangeResult>> {
+    async fn semantic_tokens_range(
+        &self,
+        params: SemanticTokensRangeParams,
+    ) -> Result<Option<SemanticTokensRangeResult>> {
         proto::semantic_tokens_range(self, params).await
     }
 

@@ -3,8 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use msl_ide::{
-    CompletionKind, FileDiagnostic, FoldKind, InlayKind, NavTarget, SymbolKind as IdeSymbolKind, TextSize};
+use msl_ide::{CompletionKind, FileDiagnostic, FoldKind, InlayKind, NavTarget, SymbolKind as IdeSymbolKind, TextSize};
 use msl_syntax::Severity;
 use ropey::Rope;
 use serde_json::{Value, json};
@@ -28,7 +27,8 @@ pub(crate) async fn initialize(b: &Backend, params: InitializeParams) -> Result<
         .and_then(|w| w.did_change_watched_files.as_ref())
         .and_then(|d| d.dynamic_registration)
         .unwrap_or(false);
-    let mut roots: Vec<PathBuf> = params.workspace_folders.unwrap_or_default().iter().filter_map(|f| uri_to_path(&f.uri)).collect();
+    let mut roots: Vec<PathBuf> =
+        params.workspace_folders.unwrap_or_default().iter().filter_map(|f| uri_to_path(&f.uri)).collect();
     #[allow(deprecated)]
     if roots.is_empty()
         && let Some(p) = params.root_uri.as_ref().and_then(uri_to_path)
@@ -50,7 +50,11 @@ pub(crate) async fn initialize(b: &Backend, params: InitializeParams) -> Result<
         token_modifiers: msl_ide::TOKEN_MODIFIERS.iter().map(|m| SemanticTokenModifier::new(m)).collect(),
     };
     let capabilities = ServerCapabilities {
-        position_encoding: Some(if enc == Encoding::Utf8 { PositionEncodingKind::UTF8 } else { PositionEncodingKind::UTF16 }),
+        position_encoding: Some(if enc == Encoding::Utf8 {
+            PositionEncodingKind::UTF8
+        } else {
+            PositionEncodingKind::UTF16
+        }),
         text_document_sync: Some(TextDocumentSyncCapability::Options(TextDocumentSyncOptions {
             open_close: Some(true),
             change: Some(TextDocumentSyncKind::INCREMENTAL),
@@ -75,13 +79,18 @@ pub(crate) async fn initialize(b: &Backend, params: InitializeParams) -> Result<
         document_highlight_provider: Some(OneOf::Left(true)),
         document_symbol_provider: Some(OneOf::Left(true)),
         workspace_symbol_provider: Some(OneOf::Left(true)),
-        rename_provider: Some(OneOf::Right(RenameOptions { prepare_provider: Some(true), work_done_progress_options: Default::default() })),
-        semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(SemanticTokensOptions {
-            legend,
-            range: Some(true),
-            full: Some(SemanticTokensFullOptions::Delta { delta: Some(true) }),
-            ..Default::default()
+        rename_provider: Some(OneOf::Right(RenameOptions {
+            prepare_provider: Some(true),
+            work_done_progress_options: Default::default(),
         })),
+        semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(
+            SemanticTokensOptions {
+                legend,
+                range: Some(true),
+                full: Some(SemanticTokensFullOptions::Delta { delta: Some(true) }),
+                ..Default::default()
+            },
+        )),
         inlay_hint_provider: Some(OneOf::Left(true)),
         folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
         selection_range_provider: Some(SelectionRangeProviderCapability::Simple(true)),
@@ -144,7 +153,13 @@ pub(crate) async fn did_open(b: &Backend, params: DidOpenTextDocumentParams) {
         st.host.open(&path, text.clone(), settings);
         st.docs.insert(
             path.clone(),
-            Doc { uri: doc.uri.clone(), version: doc.version, rope: Rope::from_str(&doc.text), index: Arc::new(LineIndex::new(&text)), text },
+            Doc {
+                uri: doc.uri.clone(),
+                version: doc.version,
+                rope: Rope::from_str(&doc.text),
+                index: Arc::new(LineIndex::new(&text)),
+                text,
+            },
         );
         problem
     };
@@ -368,10 +383,16 @@ pub(crate) async fn completion(b: &Backend, params: CompletionParams) -> Result<
                     label: i.label.clone(),
                     kind: Some(completion_kind(i.kind)),
                     detail: i.detail,
-                    documentation: i.documentation.map(|d| Documentation::MarkupContent(MarkupContent { kind: MarkupKind::Markdown, value: d })),
+                    documentation: i
+                        .documentation
+                        .map(|d| Documentation::MarkupContent(MarkupContent { kind: MarkupKind::Markdown, value: d })),
                     sort_text: Some(format!("{}{}", i.sort_group, i.label)),
                     filter_text: Some(i.label.clone()),
-                    insert_text_format: Some(if i.is_snippet { InsertTextFormat::SNIPPET } else { InsertTextFormat::PLAIN_TEXT }),
+                    insert_text_format: Some(if i.is_snippet {
+                        InsertTextFormat::SNIPPET
+                    } else {
+                        InsertTextFormat::PLAIN_TEXT
+                    }),
                     text_edit: Some(CompletionTextEdit::Edit(TextEdit { range: replace, new_text })),
                     data: i.resolve_key.map(|k| json!({"key": k, "uri": uri2.as_str()})),
                     ..Default::default()
@@ -386,7 +407,12 @@ pub(crate) async fn completion(b: &Backend, params: CompletionParams) -> Result<
 pub(crate) async fn completion_resolve(b: &Backend, mut item: CompletionItem) -> Result<CompletionItem> {
     let Some(data) = item.data.clone() else { return Ok(item) };
     let Some(key) = data.get("key").and_then(|k| k.as_str()).map(str::to_string) else { return Ok(item) };
-    let path = data.get("uri").and_then(|u| u.as_str()).and_then(|u| u.parse::<Uri>().ok()).and_then(|u| uri_to_path(&u)).unwrap_or_default();
+    let path = data
+        .get("uri")
+        .and_then(|u| u.as_str())
+        .and_then(|u| u.parse::<Uri>().ok())
+        .and_then(|u| uri_to_path(&u))
+        .unwrap_or_default();
     let snap = b.lock().host.snapshot();
     let docs = b.run_blocking("completion resolve", move || snap.completion_docs(&path, &key)).await?;
     if let Some(d) = docs {
@@ -416,13 +442,19 @@ pub(crate) async fn signature_help(b: &Backend, params: SignatureHelpParams) -> 
                     .collect();
                 SignatureInformation {
                     label: s.label,
-                    documentation: s.doc.map(|d| Documentation::MarkupContent(MarkupContent { kind: MarkupKind::Markdown, value: d })),
+                    documentation: s
+                        .doc
+                        .map(|d| Documentation::MarkupContent(MarkupContent { kind: MarkupKind::Markdown, value: d })),
                     parameters: Some(params),
                     active_parameter: None,
                 }
             })
             .collect();
-        Ok(Some(SignatureHelp { signatures, active_signature: Some(h.active_signature), active_parameter: Some(h.active_parameter) }))
+        Ok(Some(SignatureHelp {
+            signatures,
+            active_signature: Some(h.active_signature),
+            active_parameter: Some(h.active_parameter),
+        }))
     })
     .await
 }
@@ -435,7 +467,11 @@ pub(crate) enum GotoKind {
     TypeDefinition,
 }
 
-pub(crate) async fn goto(b: &Backend, params: GotoDefinitionParams, kind: GotoKind) -> Result<Option<GotoDefinitionResponse>> {
+pub(crate) async fn goto(
+    b: &Backend,
+    params: GotoDefinitionParams,
+    kind: GotoKind,
+) -> Result<Option<GotoDefinitionResponse>> {
     let pos = params.text_document_position_params.position;
     let uri = params.text_document_position_params.text_document.uri;
     let builtin = b.builtin_file();
@@ -468,7 +504,11 @@ pub(crate) async fn references(b: &Backend, params: ReferenceParams) -> Result<O
         let mut out = Vec::new();
         for r in refs {
             if !indexes.contains_key(&r.path) {
-                let text = if r.path == view.path { view.text.clone() } else { snap.file_text(&r.path)?.unwrap_or_else(|| Arc::from("")) };
+                let text = if r.path == view.path {
+                    view.text.clone()
+                } else {
+                    snap.file_text(&r.path)?.unwrap_or_else(|| Arc::from(""))
+                };
                 let index = LineIndex::new(&text);
                 indexes.insert(r.path.clone(), (text, index));
             }
@@ -480,7 +520,10 @@ pub(crate) async fn references(b: &Backend, params: ReferenceParams) -> Result<O
     .await
 }
 
-pub(crate) async fn document_highlight(b: &Backend, params: DocumentHighlightParams) -> Result<Option<Vec<DocumentHighlight>>> {
+pub(crate) async fn document_highlight(
+    b: &Backend,
+    params: DocumentHighlightParams,
+) -> Result<Option<Vec<DocumentHighlight>>> {
     let pos = params.text_document_position_params.position;
     let uri = params.text_document_position_params.text_document.uri;
     b.with_doc(&uri, "document highlight", move |snap, view| {
@@ -497,7 +540,10 @@ pub(crate) async fn document_highlight(b: &Backend, params: DocumentHighlightPar
     .await
 }
 
-pub(crate) async fn prepare_rename(b: &Backend, params: TextDocumentPositionParams) -> Result<Option<PrepareRenameResponse>> {
+pub(crate) async fn prepare_rename(
+    b: &Backend,
+    params: TextDocumentPositionParams,
+) -> Result<Option<PrepareRenameResponse>> {
     let pos = params.position;
     let uri = params.text_document.uri;
     let result = b
@@ -533,9 +579,16 @@ fn workspace_edit(files: &[msl_ide::FileEdit], view: &DocView) -> WorkspaceEdit 
     let mut changes = std::collections::HashMap::new();
     for f in files {
         // the open document's text is the snapshot's; others come with their text
-        let (text, index) = if f.path == view.path { (view.text.clone(), (*view.index).clone()) } else { (f.text.clone(), LineIndex::new(&f.text)) };
-        let edits: Vec<TextEdit> =
-            f.edits.iter().map(|(r, t)| TextEdit { range: index.range(&text, *r, view.enc), new_text: t.clone() }).collect();
+        let (text, index) = if f.path == view.path {
+            (view.text.clone(), (*view.index).clone())
+        } else {
+            (f.text.clone(), LineIndex::new(&f.text))
+        };
+        let edits: Vec<TextEdit> = f
+            .edits
+            .iter()
+            .map(|(r, t)| TextEdit { range: index.range(&text, *r, view.enc), new_text: t.clone() })
+            .collect();
         changes.insert(uri_of(&f.path), edits);
     }
     WorkspaceEdit { changes: Some(changes), document_changes: None, change_annotations: None }
@@ -572,11 +625,15 @@ fn document_symbol_of(s: msl_ide::Symbol, view: &DocView) -> DocumentSymbol {
         deprecated: None,
         range: view.range(s.full),
         selection_range: view.range(s.focus),
-        children: (!s.children.is_empty()).then(|| s.children.into_iter().map(|c| document_symbol_of(c, view)).collect()),
+        children: (!s.children.is_empty())
+            .then(|| s.children.into_iter().map(|c| document_symbol_of(c, view)).collect()),
     }
 }
 
-pub(crate) async fn document_symbol(b: &Backend, params: DocumentSymbolParams) -> Result<Option<DocumentSymbolResponse>> {
+pub(crate) async fn document_symbol(
+    b: &Backend,
+    params: DocumentSymbolParams,
+) -> Result<Option<DocumentSymbolResponse>> {
     b.with_doc(&params.text_document.uri, "document symbols", move |snap, view| {
         let syms = snap.document_symbols(&view.path)?;
         Ok(Some(DocumentSymbolResponse::Nested(syms.into_iter().map(|s| document_symbol_of(s, view)).collect())))
@@ -585,7 +642,10 @@ pub(crate) async fn document_symbol(b: &Backend, params: DocumentSymbolParams) -
 }
 
 #[allow(deprecated)]
-pub(crate) async fn workspace_symbol(b: &Backend, params: WorkspaceSymbolParams) -> Result<Option<WorkspaceSymbolResponse>> {
+pub(crate) async fn workspace_symbol(
+    b: &Backend,
+    params: WorkspaceSymbolParams,
+) -> Result<Option<WorkspaceSymbolResponse>> {
     let (snap, enc) = {
         let st = b.lock();
         (st.host.snapshot(), st.enc)
@@ -635,11 +695,20 @@ fn encode_tokens(tokens: &[msl_ide::SemanticToken], view: &DocView) -> Vec<u32> 
 
 fn to_semantic_tokens(data: &[u32]) -> Vec<SemanticToken> {
     data.chunks_exact(5)
-        .map(|c| SemanticToken { delta_line: c[0], delta_start: c[1], length: c[2], token_type: c[3], token_modifiers_bitset: c[4] })
+        .map(|c| SemanticToken {
+            delta_line: c[0],
+            delta_start: c[1],
+            length: c[2],
+            token_type: c[3],
+            token_modifiers_bitset: c[4],
+        })
         .collect()
 }
 
-pub(crate) async fn semantic_tokens_full(b: &Backend, params: SemanticTokensParams) -> Result<Option<SemanticTokensResult>> {
+pub(crate) async fn semantic_tokens_full(
+    b: &Backend,
+    params: SemanticTokensParams,
+) -> Result<Option<SemanticTokensResult>> {
     let data = b
         .with_doc(&params.text_document.uri, "semantic tokens", move |snap, view| {
             let tokens = snap.semantic_tokens(&view.path, None)?;
@@ -653,7 +722,10 @@ pub(crate) async fn semantic_tokens_full(b: &Backend, params: SemanticTokensPara
     Ok(Some(SemanticTokensResult::Tokens(SemanticTokens { result_id: Some(id), data: tokens })))
 }
 
-pub(crate) async fn semantic_tokens_delta(b: &Backend, params: SemanticTokensDeltaParams) -> Result<Option<SemanticTokensFullDeltaResult>> {
+pub(crate) async fn semantic_tokens_delta(
+    b: &Backend,
+    params: SemanticTokensDeltaParams,
+) -> Result<Option<SemanticTokensFullDeltaResult>> {
     let previous_id = params.previous_result_id;
     let data = b
         .with_doc(&params.text_document.uri, "semantic tokens", move |snap, view| {
@@ -673,7 +745,10 @@ pub(crate) async fn semantic_tokens_delta(b: &Backend, params: SemanticTokensDel
             }
             start -= start % 5;
             let mut end = 0;
-            while end < prev.len() - start && end < data.len() - start && prev[prev.len() - 1 - end] == data[data.len() - 1 - end] {
+            while end < prev.len() - start
+                && end < data.len() - start
+                && prev[prev.len() - 1 - end] == data[data.len() - 1 - end]
+            {
                 end += 1;
             }
             end -= end % 5;
@@ -682,14 +757,24 @@ pub(crate) async fn semantic_tokens_delta(b: &Backend, params: SemanticTokensDel
                 delete_count: (prev.len() - start - end) as u32,
                 data: Some(to_semantic_tokens(&data[start..data.len() - end])),
             };
-            let edits = if edit.delete_count == 0 && edit.data.as_ref().is_some_and(|d| d.is_empty()) { Vec::new() } else { vec![edit] };
+            let edits = if edit.delete_count == 0 && edit.data.as_ref().is_some_and(|d| d.is_empty()) {
+                Vec::new()
+            } else {
+                vec![edit]
+            };
             Ok(Some(SemanticTokensFullDeltaResult::TokensDelta(SemanticTokensDelta { result_id: Some(id), edits })))
         }
-        _ => Ok(Some(SemanticTokensFullDeltaResult::Tokens(SemanticTokens { result_id: Some(id), data: to_semantic_tokens(&data) }))),
+        _ => Ok(Some(SemanticTokensFullDeltaResult::Tokens(SemanticTokens {
+            result_id: Some(id),
+            data: to_semantic_tokens(&data),
+        }))),
     }
 }
 
-pub(crate) async fn semantic_tokens_range(b: &Backend, params: SemanticTokensRangeParams) -> Result<Option<SemanticTokensRangeResult>> {
+pub(crate) async fn semantic_tokens_range(
+    b: &Backend,
+    params: SemanticTokensRangeParams,
+) -> Result<Option<SemanticTokensRangeResult>> {
     let range = params.range;
     b.with_doc(&params.text_document.uri, "semantic tokens", move |snap, view| {
         let r = view.index.text_range(&view.text, range, view.enc);
@@ -745,7 +830,7 @@ pub(crate) async fn folding_range(b: &Backend, params: FoldingRangeParams) -> Re
                 .into_iter()
                 .filter_map(|f| {
                     let r = view.range(f.range);
-                    (r.end.line > r.start.line).then(|| FoldingRange {
+                    (r.end.line > r.start.line).then_some(FoldingRange {
                         start_line: r.start.line,
                         start_character: None,
                         end_line: r.end.line,
@@ -799,7 +884,9 @@ pub(crate) async fn code_action(b: &Backend, params: CodeActionParams) -> Result
                         let lsp_range = view.range(*range);
                         client_diags
                             .iter()
-                            .filter(|d| d.range == lsp_range && d.code == Some(NumberOrString::String(code.to_string())))
+                            .filter(|d| {
+                                d.range == lsp_range && d.code == Some(NumberOrString::String(code.to_string()))
+                            })
                             .cloned()
                             .collect::<Vec<_>>()
                     });

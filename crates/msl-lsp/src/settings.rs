@@ -43,22 +43,30 @@ impl ClientSettings {
         let v = value.get("msl").unwrap_or(value);
         let mut s = ClientSettings::default();
         let text = |key: &str| v.get(key).and_then(|x| x.as_str()).map(str::to_string);
-        let std = text("std").or_else(|| text("metalVersion")).or_else(|| v.pointer("/metal/version").and_then(|x| x.as_str()).map(str::to_string));
+        let std = text("std")
+            .or_else(|| text("metalVersion"))
+            .or_else(|| v.pointer("/metal/version").and_then(|x| x.as_str()).map(str::to_string));
         if let Some(std) = std {
-            let spelled = if std.starts_with(|c: char| c.is_ascii_digit()) { format!("metal{std}") } else { std.clone() };
+            let spelled =
+                if std.starts_with(|c: char| c.is_ascii_digit()) { format!("metal{std}") } else { std.clone() };
             match parse_std(&spelled) {
                 Some(p) => s.std = Some(p),
                 None => problems.push(format!("unknown Metal version `{std}` (expected e.g. \"metal3.2\" or \"3.2\")")),
             }
         }
-        if let Some(p) = text("platform").or_else(|| v.pointer("/metal/platform").and_then(|x| x.as_str()).map(str::to_string)) {
+        if let Some(p) =
+            text("platform").or_else(|| v.pointer("/metal/platform").and_then(|x| x.as_str()).map(str::to_string))
+        {
             match Platform::parse(&p) {
                 Some(p) => s.platform = Some(p),
                 None => problems.push(format!("unknown platform `{p}` (macos, ios, tvos, visionos)")),
             }
         }
         let list = |key: &str| -> Vec<String> {
-            v.get(key).and_then(|x| x.as_array()).map(|a| a.iter().filter_map(|i| i.as_str().map(str::to_string)).collect()).unwrap_or_default()
+            v.get(key)
+                .and_then(|x| x.as_array())
+                .map(|a| a.iter().filter_map(|i| i.as_str().map(str::to_string)).collect())
+                .unwrap_or_default()
         };
         s.include_paths = list("includePaths");
         s.defines = list("defines");
@@ -105,7 +113,12 @@ impl ClientSettings {
         if let Some(p) = self.platform {
             config.platform = p;
         }
-        let base = roots.iter().find(|r| path.starts_with(r)).cloned().or_else(|| path.parent().map(Path::to_path_buf)).unwrap_or_default();
+        let base = roots
+            .iter()
+            .find(|r| path.starts_with(r))
+            .cloned()
+            .or_else(|| path.parent().map(Path::to_path_buf))
+            .unwrap_or_default();
         for inc in &self.include_paths {
             let p = PathBuf::from(inc);
             config.include_dirs.push(if p.is_absolute() { p } else { base.join(p) });

@@ -195,7 +195,10 @@ impl LspClient {
     }
 
     pub fn open(&self, uri: &str, text: &str, version: i64) {
-        self.notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": "metal", "version": version, "text": text}}));
+        self.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": "metal", "version": version, "text": text}}),
+        );
     }
 }
 
