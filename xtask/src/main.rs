@@ -2,6 +2,7 @@
 
 mod bench;
 mod corpus;
+mod lsp_bench;
 mod test;
 
 #[global_allocator]
@@ -19,6 +20,7 @@ fn main() -> ExitCode {
     let result = match cmd {
         "corpus" => corpus::run(rest),
         "bench" => bench::run(rest),
+        "lsp-bench" => lsp_bench::run(rest),
         "test" => test::run(rest),
         _ => {
             eprintln!(
@@ -28,7 +30,8 @@ fn main() -> ExitCode {
                  corpus [--filter TEXT] [--jobs N] [--verbose]   check every unit of the corpus; one summary line\n  \
                  \x20      [--semantic | --cli] [--warnings]        with the checker / through msl-check; list warnings\n  \
                  \x20      [--typos]                                inject typos into names; count those reported\n  \
-                 bench  [--iterations N]                          parser throughput and the ggml timing\n\n\
+                 bench  [--iterations N]                          parser throughput and the ggml timing\n  \
+                 lsp-bench [--no-clangd]                         an editing session against msl-lsp (and clangd-19)\n\n\
                  The corpus is read from $MSL_CORPUS or ../shared/corpus."
             );
             return ExitCode::from(if cmd == "help" || cmd == "--help" { 0 } else { 2 });

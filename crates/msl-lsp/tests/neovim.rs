@@ -46,7 +46,10 @@ vim.cmd('qa!')
 #[test]
 fn neovim_gets_diagnostics_hover_and_definition() {
     if !nvim_available() {
-        assert!(std::env::var_os("MSL_REQUIRE_NVIM").is_none(), "nvim is required (MSL_REQUIRE_NVIM is set) but not found");
+        assert!(
+            std::env::var_os("MSL_REQUIRE_NVIM").is_none(),
+            "nvim is required (MSL_REQUIRE_NVIM is set) but not found"
+        );
         eprintln!("skipped: nvim not found");
         return;
     }
@@ -97,7 +100,9 @@ fn neovim_gets_diagnostics_hover_and_definition() {
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
     let diags = v["diagnostics"].as_array().expect("diagnostics");
     assert!(
-        diags.iter().any(|d| d["code"] == "E1401" && d["lnum"] == 6 && d["message"].as_str().unwrap().contains("undeclared_value")),
+        diags.iter().any(|d| d["code"] == "E1401"
+            && d["lnum"] == 6
+            && d["message"].as_str().unwrap().contains("undeclared_value")),
         "{v:#}"
     );
     let hover = v["hover"].as_str().expect("hover text");

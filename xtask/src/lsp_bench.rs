@@ -1,0 +1,218 @@
+//! `cargo xtask lsp-bench`: replays an editing session on ggml-metal.metal (11,900 lines)
+//! against the release `msl-lsp` over its standard input/output, and against `clangd-19`
+//! (with a small MSL shim) when it is installed:
+//! open to first diagnostics, one-character edits to fresh diagnostics, hovers, completions,
+//! and the server's peak resident memory.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use msl_lsp::test_client::LspClient;
+use serde_json::{Value, json};
+
+const EDITS: usize = 50;
+const QUERIES: usize = 50;
+
+struct Figures {
+    open: Duration,
+    edits: Vec<Duration>,
+    hovers: Vec<Duration>,
+    completions: Vec<Duration>,
+    peak_rss_kb: Option<u64>,
+}
+
+fn pct(v: &[Duration], p: f64) -> Duration {
+    let mut v = v.to_vec();
+    v.sort();
+    if v.is_empty() {
+        return Duration::ZERO;
+    }
+    let i = ((v.len() as f64 - 1.0) * p).round() as usize;
+    v[i.min(v.len() - 1)]
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.1} ms", d.as_secs_f64() * 1000.0)
+}
+
+pub fn run(args: &[String]) -> Result<u8, String> {
+    let file = crate::corpus_dir().join("ggml/src/ggml-metal/ggml-metal.metal");
+    let text = std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+    let skip_clangd = args.iter().any(|a| a == "--no-clangd");
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let status = std::process::Command::new(env!("CARGO"))
+        .args(["build", "--release", "-q", "-p", "msl-lsp"])
+        .current_dir(&root)
+        .status()
+        .map_err(|e| e.to_string())?;
+    if !status.success() {
+        return Err("building msl-lsp failed".into());
+    }
+    let server = root.join("target/release/msl-lsp");
+    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(|e| e.to_string())?;
+    println!(
+        "session on {} ({} lines); {EDITS} edits, {QUERIES} hovers and completions",
+        file.display(),
+        text.lines().count()
+    );
+    let ours = rt.block_on(session(&server, &[], &file, &text, json!({"std": "metal3.2"})))?;
+    report("msl-lsp", &ours);
+    let targets_met = ours.open < Duration::from_millis(100)
+        && pct(&ours.edits, 0.5) < Duration::from_millis(10)
+        && pct(&ours.edits, 0.99) < Duration::from_millis(30)
+        && pct(&ours.hovers, 0.99) < Duration::from_millis(10)
+        && pct(&ours.completions, 0.99) < Duration::from_millis(10)
+        && ours.peak_rss_kb.is_some_and(|k| k < 80 * 1024);
+    println!(
+        "targets (open < 100 ms, edit p50 < 10 ms and p99 < 30 ms, hover/completion p99 < 10 ms, RSS < 80 MB): {}",
+        if targets_met { "met" } else { "not all met" }
+    );
+    if !skip_clangd {
+        match which("clangd-19") {
+            Some(clangd) => {
+                let shim = std::env::temp_dir().join("msl-bench-shim.h");
+                std::fs::write(&shim, SHIM).map_err(|e| e.to_string())?;
+                let flags = json!({"fallbackFlags": ["-xc++", "-std=c++17", "-include", shim.display().to_string()]});
+                match rt.block_on(session(&clangd, &["--log=error", "--background-index=false"], &file, &text, flags)) {
+                    Ok(f) => report("clangd-19 (C++ with an MSL shim)", &f),
+                    Err(e) => println!("clangd-19: {e}"),
+                }
+            }
+            None => println!("clangd-19: not installed (apt-get install clangd-19 to compare)"),
+        }
+    }
+    Ok(0)
+}
+
+fn report(name: &str, f: &Figures) {
+    println!(
+        "{name}: open to first diagnostics {} | edit to diagnostics p50 {} p99 {} | hover p99 {} | completion p99 {} | peak RSS {}",
+        ms(f.open),
+        ms(pct(&f.edits, 0.5)),
+        ms(pct(&f.edits, 0.99)),
+        ms(pct(&f.hovers, 0.99)),
+        ms(pct(&f.completions, 0.99)),
+        f.peak_rss_kb.map(|k| format!("{:.1} MB", k as f64 / 1024.0)).unwrap_or_else(|| "unknown".into())
+    );
+}
+
+fn which(name: &str) -> Option<PathBuf> {
+    std::env::var_os("PATH").and_then(|p| std::env::split_paths(&p).map(|d| d.join(name)).find(|c| c.is_file()))
+}
+
+/// UTF-16 position of a byte offset (the file is ASCII, so columns are bytes).
+fn pos(text: &str, offset: usize) -> Value {
+    let line = text[..offset].matches('\n').count();
+    let col = offset - text[..offset].rfind('\n').map(|i| i + 1).unwrap_or(0);
+    json!({"line": line, "character": col})
+}
+
+async fn session(server: &Path, args: &[&str], file: &Path, text: &str, options: Value) -> Result<Figures, String> {
+    let mut child = tokio::process::Command::new(server)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .map_err(|e| format!("{}: {e}", server.display()))?;
+    let pid = child.id();
+    let stdin = child.stdin.take().ok_or("no stdin")?;
+    let stdout = child.stdout.take().ok_or("no stdout")?;
+    let client = LspClient::new(stdout, stdin);
+    let dir = file.parent().unwrap_or(Path::new("/"));
+    let root = format!("file://{}", dir.display());
+    client.initialize(&root, options).await;
+    let uri = format!("file://{}", file.display());
+    let started = Instant::now();
+    client.open(&uri, text, 1);
+    client.diagnostics(&uri, Some(1)).await.ok_or("no diagnostics after opening")?;
+    let open = started.elapsed();
+
+    // one-character edits inside function bodies: a space before the first word of
+    // statements spread over the file, removed again by the next edit
+    let body_lines: Vec<usize> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| {
+            l.starts_with("        ")
+                && l.trim_start().starts_with(|c: char| c.is_ascii_alphabetic())
+                && l.trim_end().ends_with(';')
+        })
+        .map(|(i, _)| i)
+        .collect();
+    let mut edits = Vec::new();
+    let mut version = 1;
+    for k in 0..EDITS {
+        let line = body_lines[(k * body_lines.len()) / EDITS];
+        let col = text.lines().nth(line).map(|l| l.len() - l.trim_start().len()).unwrap_or(0);
+        for insert in [true, false] {
+            version += 1;
+            let start = json!({"line": line, "character": col});
+            let (range, new_text) = if insert {
+                (json!({"start": start, "end": start}), " ")
+            } else {
+                (json!({"start": start, "end": {"line": line, "character": col + 1}}), "")
+            };
+            let t = Instant::now();
+            client.notify("textDocument/didChange", json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"range": range, "text": new_text}]}));
+            client.diagnostics(&uri, Some(version)).await.ok_or("no diagnostics after an edit")?;
+            if insert {
+                edits.push(t.elapsed());
+            }
+        }
+    }
+
+    // hovers on library calls, user functions and locals
+    let mut targets = Vec::new();
+    for needle in ["simd_sum(", "dot(", "float4(", "threadgroup_barrier(", "kernel_", "args.", "tgpig", "sum"] {
+        let mut from = 0;
+        while let Some(i) = text[from..].find(needle) {
+            targets.push(from + i + 1);
+            from += i + needle.len();
+        }
+    }
+    targets.sort();
+    let step = (targets.len() / QUERIES).max(1);
+    let mut hovers = Vec::new();
+    for &t in targets.iter().step_by(step).take(QUERIES) {
+        let start = Instant::now();
+        client.request_raw("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": pos(text, t)})).await;
+        hovers.push(start.elapsed());
+    }
+    // completions after `.` and after the first letters of a name
+    let mut spots = Vec::new();
+    let mut from = 0;
+    while let Some(i) = text[from..].find("args.") {
+        spots.push(from + i + 5);
+        from += i + 5;
+    }
+    let mut from = 0;
+    while let Some(i) = text[from..].find(" = simd") {
+        spots.push(from + i + 5);
+        from += i + 7;
+    }
+    spots.sort();
+    let step = (spots.len() / QUERIES).max(1);
+    let mut completions = Vec::new();
+    for &t in spots.iter().step_by(step).take(QUERIES) {
+        let start = Instant::now();
+        client
+            .request_raw("textDocument/completion", json!({"textDocument": {"uri": uri}, "position": pos(text, t)}))
+            .await;
+        completions.push(start.elapsed());
+    }
+    let peak_rss_kb = pid.and_then(|p| {
+        let status = std::fs::read_to_string(format!("/proc/{p}/status")).ok()?;
+        status.lines().find(|l| l.starts_with("VmHWM:"))?.split_whitespace().nth(1)?.parse().ok()
+    });
+    let _ = tokio::time::timeout(Duration::from_secs(5), client.request_raw("shutdown", Value::Null)).await;
+    client.notify("exit", Value::Null);
+    let _ = tokio::time::timeout(Duration::from_secs(5), child.wait()).await;
+    Ok(Figures { open, edits, hovers, completions, peak_rss_kb })
+}
+
+/// Just enough to let clangd read MSL as C++: address spaces and stage keywords vanish,
+/// vector types and library functions stay undeclared (its diagnostics are mostly false).
+const SHIM: &str = "#define kernel\n#define vertex\n#define fragment\n#define device\n#define constant\n#define thread\n#define threadgroup\n#define threadgroup_imageblock\n#define __METAL_VERSION__ 320\n";
