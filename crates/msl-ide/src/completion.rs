@@ -147,7 +147,7 @@ pub(crate) fn completions(cx: &FileCtx, offset: TextSize) -> Completions {
     } else if line_prefix_is_directive(lead) {
         directive_completions(cx, lead)
     } else {
-        scope_completions(cx, TextSize::from(start as u32), offset)
+        scope_completions(cx, TextSize::from(start as u32), prefix)
     };
     if !prefix.is_empty() {
         items.retain(|i| fuzzy_match(prefix, &i.label));
@@ -204,15 +204,15 @@ fn directive_completions(cx: &FileCtx, lead: &str) -> Vec<CompletionItem> {
             .iter()
             .map(|h| item(*h, CompletionKind::Namespace, Some("built-in header".into()), 0))
             .collect(),
-        "ifdef" | "ifndef" | "undef" | "if" | "elif" => macro_items(cx),
+        "ifdef" | "ifndef" | "undef" | "if" | "elif" => macro_items(cx, &|_| true),
         _ => Vec::new(),
     }
 }
 
-fn macro_items(cx: &FileCtx) -> Vec<CompletionItem> {
+fn macro_items(cx: &FileCtx, wanted: &dyn Fn(&str) -> bool) -> Vec<CompletionItem> {
     let pp = cx.parse.preprocessed();
     let mut out = Vec::new();
-    for m in &pp.macros {
+    for m in pp.macros.iter().filter(|m| wanted(&m.name)) {
         let detail = match &m.params {
             Some(p) => format!("#define {}({}) {}", m.name, p.join(", "), m.body),
             None => format!("#define {} {}", m.name, m.body),
@@ -344,7 +344,7 @@ fn qualified_completions(cx: &FileCtx, lead: &str) -> Vec<CompletionItem> {
     let lib = Stdlib::get();
     let mut out = Vec::new();
     if qualifier == "metal" || qualifier == "std" {
-        out.extend(library_items(cx, None));
+        out.extend(library_items(cx, &|_| true));
     }
     if let Some(e) = lib.lookup(qualifier).iter().find_map(|e| match e {
         Entry::Enum(e) => Some(*e),
@@ -481,11 +481,11 @@ fn sym_item(s: &crate::index::ItemSym) -> CompletionItem {
     it
 }
 
-fn library_items(cx: &FileCtx, _context: Option<&str>) -> Vec<CompletionItem> {
+fn library_items(cx: &FileCtx, wanted: &dyn Fn(&str) -> bool) -> Vec<CompletionItem> {
     let lib = Stdlib::get();
     let config = &cx.settings.config;
     let mut out = Vec::new();
-    for name in lib.names() {
+    for name in lib.names().filter(|n| wanted(n)) {
         let Some(e) = lib
             .lookup(name)
             .iter()
@@ -513,7 +513,8 @@ fn library_items(cx: &FileCtx, _context: Option<&str>) -> Vec<CompletionItem> {
     out
 }
 
-fn scope_completions(cx: &FileCtx, start: TextSize, offset: TextSize) -> Vec<CompletionItem> {
+fn scope_completions(cx: &FileCtx, start: TextSize, prefix: &str) -> Vec<CompletionItem> {
+    let wanted = |name: &str| prefix.is_empty() || fuzzy_match(prefix, name);
     let mut out = Vec::new();
     let anchor = token_before(cx, start);
     let in_function =
@@ -524,7 +525,7 @@ fn scope_completions(cx: &FileCtx, start: TextSize, offset: TextSize) -> Vec<Com
     let index = cx.index();
     let containers = anchor.as_ref().map(resolve::containers_at).unwrap_or_else(|| vec![String::new()]);
     for s in &index.syms {
-        if s.kind == SymbolKind::Parameter {
+        if s.kind == SymbolKind::Parameter || !wanted(&s.name) {
             continue;
         }
         // members of other structs are reached with `.` or `::`
@@ -536,15 +537,14 @@ fn scope_completions(cx: &FileCtx, start: TextSize, offset: TextSize) -> Vec<Com
         }
         out.push(sym_item(s));
     }
-    out.extend(macro_items(cx));
-    out.extend(library_items(cx, None));
-    for k in KEYWORDS {
+    out.extend(macro_items(cx, &wanted));
+    out.extend(library_items(cx, &wanted));
+    for k in KEYWORDS.iter().filter(|k| wanted(k)) {
         out.push(item(*k, CompletionKind::Keyword, None, 5));
     }
     if !in_function {
         out.extend(snippets());
     }
-    let _ = offset;
     out
 }
 
