@@ -46,22 +46,7 @@ impl Fix {
 /// tree and its configuration, so editing another function does not re-run it.
 #[salsa::tracked(returns(ref))]
 pub fn check_function<'db>(db: &'db dyn Db, function: FunctionId<'db>) -> Arc<Vec<HirDiagnostic>> {
-    let Some(crate::db::FunctionSyntax(green)) = function_green(db, function) else { return Arc::new(Vec::new()) };
-    let unit = *function.unit(db);
-    let tree = item_tree(db, unit);
-    let config = unit.config(db);
-    let node = SyntaxNode::new_root(green.clone());
-    let context = tree.functions.get(*function.index(db) as usize).map(|f| f.context).unwrap_or_default();
-    let mut cx = Checker {
-        tree,
-        version: config.version,
-        platform: config.platform,
-        out: Vec::new(),
-        lib: Stdlib::get(),
-        context,
-        unit_complete: !crate::db::unit_incomplete(db, unit),
-        textures: FxHashMap::default(),
-    };
+    let Some((mut cx, node)) = Checker::for_function(db, function, true) else { return Arc::new(Vec::new()) };
     if let Some(f) = ast::Function::cast(node) {
         cx.function(&f);
     }
@@ -73,22 +58,7 @@ pub fn check_function<'db>(db: &'db dyn Db, function: FunctionId<'db>) -> Arc<Ve
 /// and its type.
 #[salsa::tracked(returns(ref))]
 pub fn auto_types<'db>(db: &'db dyn Db, function: FunctionId<'db>) -> Arc<Vec<(TextRange, String)>> {
-    let Some(crate::db::FunctionSyntax(green)) = function_green(db, function) else { return Arc::new(Vec::new()) };
-    let unit = *function.unit(db);
-    let tree = item_tree(db, unit);
-    let config = unit.config(db);
-    let root = SyntaxNode::new_root(green.clone());
-    let context = tree.functions.get(*function.index(db) as usize).map(|f| f.context).unwrap_or_default();
-    let cx = Checker {
-        tree,
-        version: config.version,
-        platform: config.platform,
-        out: Vec::new(),
-        lib: Stdlib::get(),
-        context,
-        unit_complete: true,
-        textures: FxHashMap::default(),
-    };
+    let Some((cx, root)) = Checker::for_function(db, function, false) else { return Arc::new(Vec::new()) };
     let mut counts: NameCounts = FxHashMap::default();
     let mut vars = Vec::new();
     for node in root.descendants() {
@@ -148,6 +118,33 @@ enum ParamType {
     Indirect { has_address_space: bool },
     /// Anything else (structs, textures, arrays, templates, unknown names).
     Other,
+}
+
+impl<'a> Checker<'a> {
+    /// A checker for `function` and its syntax; `complete_check` asks whether the unit is
+    /// complete (only name checks need it).
+    fn for_function(
+        db: &'a dyn Db,
+        function: FunctionId<'a>,
+        complete_check: bool,
+    ) -> Option<(Checker<'a>, SyntaxNode)> {
+        let crate::db::FunctionSyntax(green) = function_green(db, function).as_ref()?;
+        let unit = *function.unit(db);
+        let tree = item_tree(db, unit);
+        let config = unit.config(db);
+        let context = tree.functions.get(*function.index(db) as usize).map(|f| f.context).unwrap_or_default();
+        let cx = Checker {
+            tree,
+            version: config.version,
+            platform: config.platform,
+            out: Vec::new(),
+            lib: Stdlib::get(),
+            context,
+            unit_complete: !complete_check || !crate::db::unit_incomplete(db, unit),
+            textures: FxHashMap::default(),
+        };
+        Some((cx, SyntaxNode::new_root(green.clone())))
+    }
 }
 
 impl Checker<'_> {

@@ -36,14 +36,14 @@ pub struct CompletionItem {
     pub label: String,
     pub kind: CompletionKind,
     pub detail: Option<String>,
-    /// Documentation known up front (short); the rest comes from [`crate::Snapshot::completion_docs`].
+    /// Documentation known up front (short); the rest comes from [`crate::completion_docs`].
     pub documentation: Option<String>,
     /// Text to insert instead of the label; a snippet (`$1`, `${1:name}`) when `is_snippet`.
     pub insert_text: Option<String>,
     pub is_snippet: bool,
     /// Orders items: lower first.
     pub sort_group: u8,
-    /// Key for [`crate::Snapshot::completion_docs`].
+    /// Key for [`crate::completion_docs`].
     pub resolve_key: Option<String>,
 }
 
@@ -278,12 +278,7 @@ fn members_of_type(cx: &FileCtx, ty: &TypeName) -> Vec<CompletionItem> {
     let index = cx.index();
     let base = index.resolve_alias(&ty.base);
     // fields and methods of a struct of the unit (and its bases)
-    let mut queue = vec![base.clone()];
-    let mut seen = Vec::new();
-    while let Some(t) = queue.pop() {
-        if seen.contains(&t) || seen.len() > 16 {
-            continue;
-        }
+    for t in resolve::struct_and_bases(&index, &base) {
         for s in index.members_of(&t) {
             let kind = match s.kind {
                 SymbolKind::Field => CompletionKind::Field,
@@ -293,18 +288,6 @@ fn members_of_type(cx: &FileCtx, ty: &TypeName) -> Vec<CompletionItem> {
             let detail = resolve::declared_type(&Def::Item(s.clone())).map(|(t, _)| t.written);
             out.push(item(s.name.clone(), kind, detail, 0));
         }
-        for s in index.named(&t).filter(|s| s.kind.is_type()) {
-            if let Some(st) = ast::Struct::cast(s.node.clone())
-                && let Some(bases) = st.base_clause()
-            {
-                for b in bases.bases() {
-                    if let Some(last) = crate::resolve::base_name(&b) {
-                        queue.push(last);
-                    }
-                }
-            }
-        }
-        seen.push(t);
     }
     // swizzles of vectors
     if let Some(size) = resolve::vector_size(&base) {
@@ -356,10 +339,6 @@ fn qualified_completions(cx: &FileCtx, lead: &str) -> Vec<CompletionItem> {
             out.push(it);
         }
     }
-    // nested library namespaces (`metal::raytracing::`) and types in them
-    for e in lib.lookup_qualified(qualifier, "") {
-        let _ = e;
-    }
     let index = cx.index();
     for s in index.members_of(qualifier) {
         out.push(sym_item(s));
@@ -369,7 +348,6 @@ fn qualified_completions(cx: &FileCtx, lead: &str) -> Vec<CompletionItem> {
 
 fn attribute_completions(cx: &FileCtx, open: TextSize) -> Vec<CompletionItem> {
     let positions = attribute_positions(cx, open);
-    let lib = Stdlib::get();
     let config = &cx.settings.config;
     let mut out = Vec::new();
     for a in msl_stdlib::ATTRIBUTES.iter() {
@@ -391,7 +369,6 @@ fn attribute_completions(cx: &FileCtx, open: TextSize) -> Vec<CompletionItem> {
         }
         out.push(it);
     }
-    let _ = lib;
     out
 }
 
@@ -654,8 +631,9 @@ fn snippets() -> Vec<CompletionItem> {
     ]
 }
 
-/// Documentation for a completion item's key.
-pub(crate) fn docs(cx: Option<&FileCtx>, key: &str) -> Option<String> {
+/// Documentation for a completion item, from the key it carried (library entries need no
+/// analysis, so this needs no snapshot).
+pub fn docs(key: &str) -> Option<String> {
     let lib = Stdlib::get();
     if let Some(name) = key.strip_prefix("lib:") {
         let parts: Vec<String> = lib
@@ -674,6 +652,5 @@ pub(crate) fn docs(cx: Option<&FileCtx>, key: &str) -> Option<String> {
         let (ty, name) = rest.split_once(':')?;
         return lib.method(ty, name).next().map(|m| msl_stdlib::hover(&Entry::Method(m)));
     }
-    let _ = cx;
     None
 }

@@ -95,27 +95,16 @@ pub(crate) fn folding_ranges(cx: &FileCtx) -> Vec<Fold> {
             let word = t.split(|c: char| !c.is_ascii_alphabetic()).next().unwrap_or("");
             match word {
                 "if" | "ifdef" | "ifndef" => directive_stack.push(p.range().start()),
-                "elif" | "else" | "elifdef" | "elifndef" => {
+                "elif" | "else" | "elifdef" | "elifndef" | "endif" => {
+                    // the branch that ends here folds up to the line before this directive
                     if let Some(start) = directive_stack.pop() {
                         let end = line_end_before(text, p.start as usize);
-                        if end > start {
-                            let r = TextRange::new(start, end);
-                            if spans_lines(r) {
-                                out.push(Fold { range: r, kind: FoldKind::Preprocessor });
-                            }
+                        if end > start && spans_lines(TextRange::new(start, end)) {
+                            out.push(Fold { range: TextRange::new(start, end), kind: FoldKind::Preprocessor });
                         }
                     }
-                    directive_stack.push(p.range().start());
-                }
-                "endif" => {
-                    if let Some(start) = directive_stack.pop() {
-                        let end = line_end_before(text, p.start as usize);
-                        if end > start {
-                            let r = TextRange::new(start, end);
-                            if spans_lines(r) {
-                                out.push(Fold { range: r, kind: FoldKind::Preprocessor });
-                            }
-                        }
+                    if word != "endif" {
+                        directive_stack.push(p.range().start());
                     }
                 }
                 "include" | "import" => {

@@ -7,7 +7,7 @@ use msl_stdlib::{Entry, Stdlib};
 use msl_syntax::ast::{self, AstNode};
 use msl_syntax::{SyntaxKind, SyntaxNode, SyntaxToken, TextRange, TextSize};
 
-use crate::locate::{At, FileCtx, compact, doc_comment, join_tokens};
+use crate::locate::{At, FileCtx, compact, doc_comment, join_tokens, word_at};
 use crate::resolve::{Def, LocalKind, resolve};
 use crate::symbols::{SymbolKind, strip_attributes};
 
@@ -393,19 +393,7 @@ fn directive_hover(cx: &FileCtx, piece: usize, offset: TextSize) -> Option<Hover
     // a macro name in `#ifdef NAME`, `#if defined(NAME)`, `#undef NAME`
     let text = pp.text(p);
     let rel = usize::from(offset - TextSize::from(p.start));
-    let bytes = text.as_bytes();
-    let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
-    let mut s = rel.min(bytes.len());
-    while s > 0 && is_ident(bytes[s - 1]) {
-        s -= 1;
-    }
-    let mut e = rel.min(bytes.len());
-    while e < bytes.len() && is_ident(bytes[e]) {
-        e += 1;
-    }
-    if s == e {
-        return None;
-    }
+    let std::ops::Range { start: s, end: e } = word_at(text, rel)?;
     let word = &text[s..e];
     let m = crate::resolve::macro_named(cx, word)?;
     let info = pp.macros.get(m as usize)?;

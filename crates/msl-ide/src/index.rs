@@ -5,6 +5,7 @@ use msl_syntax::ast::{self, AstNode};
 use msl_syntax::{SyntaxKind, SyntaxNode, TextRange};
 use rustc_hash::FxHashMap;
 
+use crate::locate::name_idents;
 use crate::symbols::SymbolKind;
 
 /// One declared name.
@@ -47,15 +48,7 @@ impl ItemIndex {
 
     fn push(&mut self, name: &ast::Name, kind: SymbolKind, node: &SyntaxNode, container: &str) {
         // `A::f` declares `f`
-        let Some(tok) = name
-            .syntax()
-            .descendants_with_tokens()
-            .filter_map(|e| e.into_token())
-            .filter(|t| t.kind() == SyntaxKind::IDENT)
-            .last()
-        else {
-            return;
-        };
+        let Some(tok) = name_idents(name.syntax()).last() else { return };
         self.syms.push(ItemSym {
             name: tok.text().to_string(),
             kind,
@@ -216,13 +209,7 @@ fn variable_kind(node: &SyntaxNode, container: &str) -> SymbolKind {
 }
 
 /// `A::B` of a qualified name `A::B::f`.
-fn qualifier_of(name: &ast::Name) -> String {
-    let idents: Vec<String> = name
-        .syntax()
-        .descendants_with_tokens()
-        .filter_map(|e| e.into_token())
-        .filter(|t| t.kind() == SyntaxKind::IDENT)
-        .map(|t| t.text().to_string())
-        .collect();
+pub(crate) fn qualifier_of(name: &ast::Name) -> String {
+    let idents: Vec<String> = name_idents(name.syntax()).map(|t| t.text().to_string()).collect();
     if idents.len() < 2 { String::new() } else { idents[..idents.len() - 1].join("::") }
 }

@@ -38,7 +38,7 @@ use salsa::Setter;
 
 pub use actions::{CodeAction, FileEdit};
 pub use builtins::{BUILTIN_LIBRARY_PATH, builtin_library_text};
-pub use completion::{CompletionItem, CompletionKind, Completions};
+pub use completion::{CompletionItem, CompletionKind, Completions, docs as completion_docs};
 pub use diagnostics::{FileDiagnostic, Related};
 pub use folding::{Fold, FoldKind};
 pub use hover::Hover;
@@ -115,17 +115,11 @@ impl AnalysisHost {
     pub fn open(&mut self, path: &Path, text: Arc<str>, settings: FileSettings) {
         let path = msl_syntax::vfs::normalize(path);
         let file = self.analysis.set_file(&path, text);
-        match self.open.get_mut(&path) {
-            Some(open) => {
-                if open.settings.config != settings.config {
-                    open.unit.set_config(&mut self.analysis.db).to(settings.config.clone());
-                }
-                open.settings = settings;
-            }
-            None => {
-                let unit = self.analysis.unit(file, settings.config.clone());
-                self.open.insert(path, OpenFile { unit, settings });
-            }
+        if self.open.contains_key(&path) {
+            self.set_settings(&path, settings);
+        } else {
+            let unit = self.analysis.unit(file, settings.config.clone());
+            self.open.insert(path, OpenFile { unit, settings });
         }
     }
 
@@ -223,11 +217,6 @@ impl Snapshot {
     /// Completions at `offset`.
     pub fn completions(&self, path: &Path, offset: TextSize) -> Cancellable<Completions> {
         self.with(|| self.file(path).map(|f| completion::completions(&f, offset)).unwrap_or_default())
-    }
-
-    /// Documentation for a completion item, from the key it carried.
-    pub fn completion_docs(&self, path: &Path, key: &str) -> Cancellable<Option<String>> {
-        self.with(|| completion::docs(self.file(path).as_ref(), key))
     }
 
     /// Signature help for the call around `offset`.

@@ -126,6 +126,25 @@ impl<'a> FileCtx<'a> {
     }
 }
 
+/// The identifiers of a (possibly qualified) name, in order: `A`, `B`, `f` of `A::B::f`.
+pub(crate) fn name_idents(node: &SyntaxNode) -> impl Iterator<Item = SyntaxToken> + use<> {
+    node.descendants_with_tokens().filter_map(|e| e.into_token()).filter(|t| t.kind() == SyntaxKind::IDENT)
+}
+
+/// The byte range of the identifier around `at` in `text` (a directive line).
+pub(crate) fn word_at(text: &str, at: usize) -> Option<std::ops::Range<usize>> {
+    let bytes = text.as_bytes();
+    let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let (mut s, mut e) = (at.min(bytes.len()), at.min(bytes.len()));
+    while s > 0 && is_ident(bytes[s - 1]) {
+        s -= 1;
+    }
+    while e < bytes.len() && is_ident(bytes[e]) {
+        e += 1;
+    }
+    (s < e).then_some(s..e)
+}
+
 /// Token kinds that name something a feature can say more about.
 pub(crate) fn is_name_like(kind: SyntaxKind) -> bool {
     kind == SyntaxKind::IDENT || kind.is_keyword()

@@ -10,7 +10,7 @@ use rustc_hash::FxHashMap;
 
 use crate::actions::FileEdit;
 use crate::builtins::{BUILTIN_LIBRARY_PATH, builtin_library_text, entry_range};
-use crate::locate::{At, FileCtx};
+use crate::locate::{At, FileCtx, word_at};
 use crate::resolve::{Def, LocalKind, declared_type, resolve, type_def};
 use crate::{FileRange, NavTarget};
 
@@ -40,16 +40,7 @@ fn directive_word(cx: &FileCtx, piece: usize, offset: TextSize) -> Option<String
     let p = pp.pieces.get(piece)?;
     let text = pp.text(p);
     let rel = usize::from(offset).checked_sub(p.start as usize)?;
-    let bytes = text.as_bytes();
-    let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
-    let (mut s, mut e) = (rel.min(bytes.len()), rel.min(bytes.len()));
-    while s > 0 && is_ident(bytes[s - 1]) {
-        s -= 1;
-    }
-    while e < bytes.len() && is_ident(bytes[e]) {
-        e += 1;
-    }
-    (s < e).then(|| text[s..e].to_string())
+    word_at(text, rel).map(|r| text[r].to_string())
 }
 
 pub(crate) fn definition(cx: &FileCtx, offset: TextSize, prefer_declaration: bool) -> Vec<NavTarget> {

@@ -6,7 +6,7 @@ use msl_syntax::ast::{self, AstNode};
 use msl_syntax::{SyntaxKind, SyntaxNode, SyntaxToken, TextRange, TextSize};
 
 use crate::index::{ItemIndex, ItemSym};
-use crate::locate::FileCtx;
+use crate::locate::{FileCtx, name_idents};
 use crate::symbols::SymbolKind;
 
 /// The meaning of a name.
@@ -180,15 +180,9 @@ pub(crate) fn containers_at(tok: &SyntaxToken) -> Vec<String> {
             SyntaxKind::FUNCTION => {
                 // a member function defined outside its class: `void S::f() { ... }`
                 if let Some(n) = ast::Function::cast(a.clone()).and_then(|f| f.name()) {
-                    let idents: Vec<String> = n
-                        .syntax()
-                        .descendants_with_tokens()
-                        .filter_map(|e| e.into_token())
-                        .filter(|t| t.kind() == SyntaxKind::IDENT)
-                        .map(|t| t.text().to_string())
-                        .collect();
-                    if idents.len() >= 2 {
-                        out.push(idents[..idents.len() - 1].join("::"));
+                    let qualifier = crate::index::qualifier_of(&n);
+                    if !qualifier.is_empty() {
+                        out.push(qualifier);
                     }
                 }
             }
@@ -206,12 +200,7 @@ pub(crate) fn containers_at(tok: &SyntaxToken) -> Vec<String> {
 }
 
 fn name_text(name: &SyntaxNode) -> String {
-    name.descendants_with_tokens()
-        .filter_map(|e| e.into_token())
-        .filter(|t| t.kind() == SyntaxKind::IDENT)
-        .last()
-        .map(|t| t.text().to_string())
-        .unwrap_or_default()
+    name_idents(name).last().map(|t| t.text().to_string()).unwrap_or_default()
 }
 
 /// When `tok` is the name being declared: the local or item it declares.
@@ -330,7 +319,7 @@ pub(crate) fn resolve_local(tok: &SyntaxToken, name: &str) -> Option<Def> {
                                 .and_then(|d| d.children().find(|c| c.kind() == SyntaxKind::NAME))
                         });
                         if let Some(n) = n
-                            && let Some(t) = ident_of(&n)
+                            && let Some(t) = name_idents(&n).last()
                             && t.text() == name
                         {
                             return Some(Def::Local { name: t.text_range(), decl: p, kind: LocalKind::TemplateParam });
@@ -342,10 +331,6 @@ pub(crate) fn resolve_local(tok: &SyntaxToken, name: &str) -> Option<Def> {
         }
     }
     None
-}
-
-fn ident_of(name: &SyntaxNode) -> Option<SyntaxToken> {
-    name.descendants_with_tokens().filter_map(|e| e.into_token()).filter(|t| t.kind() == SyntaxKind::IDENT).last()
 }
 
 fn declarator_named(var: &SyntaxNode, name: &str, before: TextSize) -> Option<Def> {
@@ -567,29 +552,29 @@ pub(crate) fn member_of_type(cx: &FileCtx, ty: &TypeName, name: &str) -> Option<
 
 /// A member of a struct of the unit, following its base classes.
 pub(crate) fn struct_member<'i>(index: &'i ItemIndex, type_name: &str, name: &str) -> Option<&'i ItemSym> {
-    let mut seen = Vec::new();
-    let mut queue = vec![index.resolve_alias(type_name)];
+    struct_and_bases(index, &index.resolve_alias(type_name))
+        .into_iter()
+        .find_map(|t| index.named(name).find(|s| s.container == t))
+}
+
+/// A struct's name and those of its base classes (transitively), nearest first.
+pub(crate) fn struct_and_bases(index: &ItemIndex, type_name: &str) -> Vec<String> {
+    let mut seen: Vec<String> = Vec::new();
+    let mut queue = vec![type_name.to_string()];
     while let Some(t) = queue.pop() {
         if seen.contains(&t) || seen.len() > 16 {
             continue;
-        }
-        if let Some(m) = index.named(name).find(|s| s.container == t) {
-            return Some(m);
         }
         for s in index.named(&t).filter(|s| s.kind.is_type()) {
             if let Some(st) = ast::Struct::cast(s.node.clone())
                 && let Some(bases) = st.base_clause()
             {
-                for b in bases.bases() {
-                    if let Some(last) = base_name(&b) {
-                        queue.push(last);
-                    }
-                }
+                queue.extend(bases.bases().filter_map(|b| base_name(&b)));
             }
         }
         seen.push(t);
     }
-    None
+    seen
 }
 
 pub(crate) fn vector_size(name: &str) -> Option<usize> {

@@ -130,7 +130,7 @@ pub(crate) fn semantic_tokens(cx: &FileCtx, range: Option<TextRange>) -> Vec<Sem
             out.push(SemanticToken { range, ty: TokenType::Modifier, modifiers: 0 });
             continue;
         }
-        if let Some((ty, modifiers)) = classify(cx, &tok, &index, lib, &mut functions) {
+        if let Some((ty, modifiers)) = classify(&tok, &index, lib, &mut functions) {
             out.push(SemanticToken { range, ty, modifiers });
         }
     }
@@ -178,7 +178,6 @@ fn sym_type(kind: SymbolKind) -> (TokenType, u32) {
 }
 
 fn classify(
-    cx: &FileCtx,
     tok: &SyntaxToken,
     index: &crate::index::ItemIndex,
     lib: &Stdlib,
@@ -250,7 +249,6 @@ fn classify(
         }
         return Some((TokenType::Namespace, if name == "metal" { LIB } else { 0 }));
     }
-    let _ = cx;
     let entries = lib.lookup(name);
     if let Some(e) = entries.iter().find(|e| !matches!(e, Entry::Attribute(_) | Entry::Method(_) | Entry::Member(_))) {
         return Some(match e {

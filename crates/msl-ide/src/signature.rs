@@ -150,11 +150,7 @@ pub(crate) fn signatures_for(cx: &FileCtx, callee: &SyntaxToken) -> Vec<Signatur
                 let (overloads, summary) = match e {
                     Entry::Function(f) => (f.overloads, f.summary),
                     Entry::Method(m) => (m.overloads, m.summary),
-                    Entry::Type(t) => {
-                        // constructors of vector and matrix types are not listed
-                        let _ = t;
-                        continue;
-                    }
+                    // constructors of vector and matrix types are not listed
                     _ => continue,
                 };
                 for o in overloads {

@@ -249,10 +249,9 @@ impl Backend {
             let log = self.log.clone();
             tokio::spawn(async move {
                 let p2 = path.clone();
-                let result = tokio::task::spawn_blocking(move || {
-                    snap.diagnostics(&p2).map(|ds| proto::diagnostics(&ds, &view, &uri_of(&view.path)))
-                })
-                .await;
+                let result =
+                    tokio::task::spawn_blocking(move || snap.diagnostics(&p2).map(|ds| proto::diagnostics(&ds, &view)))
+                        .await;
                 let diags = match result {
                     Ok(Ok(d)) => d,
                     Ok(Err(_cancelled)) => return,
@@ -451,7 +450,7 @@ impl LanguageServer for Backend {
     }
 
     async fn completion_resolve(&self, item: CompletionItem) -> Result<CompletionItem> {
-        proto::completion_resolve(self, item).await
+        proto::completion_resolve(item)
     }
 
     async fn signature_help(&self, params: SignatureHelpParams) -> Result<Option<SignatureHelp>> {

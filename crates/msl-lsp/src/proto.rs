@@ -294,7 +294,7 @@ pub(crate) async fn did_change_watched_files(b: &Backend, params: DidChangeWatch
 
 // ---- diagnostics -------------------------------------------------------------------------
 
-pub(crate) fn diagnostics(ds: &[FileDiagnostic], view: &DocView, _uri: &Uri) -> Vec<Diagnostic> {
+pub(crate) fn diagnostics(ds: &[FileDiagnostic], view: &DocView) -> Vec<Diagnostic> {
     ds.iter()
         .map(|d| {
             let mut message = d.message.clone();
@@ -370,7 +370,6 @@ fn completion_kind(k: CompletionKind) -> CompletionItemKind {
 pub(crate) async fn completion(b: &Backend, params: CompletionParams) -> Result<Option<CompletionResponse>> {
     let pos = params.text_document_position.position;
     let uri = params.text_document_position.text_document.uri;
-    let uri2 = uri.clone();
     b.with_doc(&uri, "completion", move |snap, view| {
         let c = snap.completions(&view.path, view.offset(pos))?;
         let replace = view.range(c.replace);
@@ -394,7 +393,7 @@ pub(crate) async fn completion(b: &Backend, params: CompletionParams) -> Result<
                         InsertTextFormat::PLAIN_TEXT
                     }),
                     text_edit: Some(CompletionTextEdit::Edit(TextEdit { range: replace, new_text })),
-                    data: i.resolve_key.map(|k| json!({"key": k, "uri": uri2.as_str()})),
+                    data: i.resolve_key.map(|k| json!({"key": k})),
                     ..Default::default()
                 }
             })
@@ -404,18 +403,10 @@ pub(crate) async fn completion(b: &Backend, params: CompletionParams) -> Result<
     .await
 }
 
-pub(crate) async fn completion_resolve(b: &Backend, mut item: CompletionItem) -> Result<CompletionItem> {
+pub(crate) fn completion_resolve(mut item: CompletionItem) -> Result<CompletionItem> {
     let Some(data) = item.data.clone() else { return Ok(item) };
     let Some(key) = data.get("key").and_then(|k| k.as_str()).map(str::to_string) else { return Ok(item) };
-    let path = data
-        .get("uri")
-        .and_then(|u| u.as_str())
-        .and_then(|u| u.parse::<Uri>().ok())
-        .and_then(|u| uri_to_path(&u))
-        .unwrap_or_default();
-    let snap = b.lock().host.snapshot();
-    let docs = b.run_blocking("completion resolve", move || snap.completion_docs(&path, &key)).await?;
-    if let Some(d) = docs {
+    if let Some(d) = msl_ide::completion_docs(&key) {
         item.documentation = Some(Documentation::MarkupContent(MarkupContent { kind: MarkupKind::Markdown, value: d }));
     }
     Ok(item)
