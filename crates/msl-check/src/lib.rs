@@ -1,5 +1,6 @@
 //! `msl-check`: the msl analysis as a command-line lint.
 
+mod compiler;
 pub use msl_ide::config;
 pub mod output;
 pub use msl_ide::rules;
@@ -20,7 +21,12 @@ use output::Finding;
 use rules::{Level, RuleLevels, Suppressions};
 
 #[derive(Parser, Debug)]
-#[command(name = "msl-check", version, about = "Check Metal Shading Language files for errors", max_term_width = 100)]
+#[command(
+    name = "msl-check",
+    about = "Check Metal Shading Language files for errors",
+    max_term_width = 100,
+    disable_version_flag = true
+)]
 pub struct Args {
     /// Files or directories to check; `-` reads standard input. Directories are searched
     /// for `.metal` files (respecting .gitignore); files named explicitly are checked
@@ -78,6 +84,20 @@ pub struct Args {
     /// Do not print the summary line.
     #[arg(short, long)]
     pub quiet: bool,
+    /// Also run Apple's Metal compiler and merge its diagnostics: `auto` (look for it:
+    /// $MSL_COMPILER, xcrun, PATH), `off`, or the compiler's path.
+    #[arg(long, value_name = "auto|off|PATH")]
+    pub compiler: Option<String>,
+    /// Compile the one FILE given with Apple's compiler and write its AIR (LLVM IR
+    /// text) to OUT (`-` for standard output). Uses `--compiler` (default: auto).
+    #[arg(long, value_name = "OUT")]
+    pub emit_air: Option<PathBuf>,
+    /// Print the version (with `--verbose`: also which Metal compiler would be used).
+    #[arg(short = 'V', long)]
+    pub version: bool,
+    /// More detail (with `--version`).
+    #[arg(short, long)]
+    pub verbose: bool,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -271,7 +291,11 @@ fn io_reason(e: &std::io::Error) -> String {
 
 /// What checking one input produced.
 enum Outcome {
-    Checked { findings: Vec<Finding> },
+    /// `problem`: the compiler could not give its verdict.
+    Checked {
+        findings: Vec<Finding>,
+        problem: Option<String>,
+    },
     Failed(String),
 }
 
@@ -280,6 +304,48 @@ fn check(args: &Args) -> Result<u8, String> {
         return explain(code);
     }
     let ov = overrides(args)?;
+    let choice = args.compiler.as_deref().map_or(compiler::Choice::Off, compiler::Choice::parse);
+    let platform = ov.platform.or(ov.std.and_then(|(_, p)| p)).unwrap_or_default();
+    if args.version {
+        println!("msl-check {}", env!("CARGO_PKG_VERSION"));
+        if args.verbose {
+            println!("default Metal version: {}", msl_syntax::MetalVersion::LATEST);
+            let choice = if choice == compiler::Choice::Off { compiler::Choice::Auto } else { choice };
+            for line in compiler::describe(&compiler::discover(&choice, platform)) {
+                println!("{line}");
+            }
+        }
+        return Ok(0);
+    }
+    if let Some(out) = &args.emit_air {
+        return emit_air(args, &ov, out, &choice, platform);
+    }
+    let compiler = match &choice {
+        compiler::Choice::Off => None,
+        c => {
+            let d = compiler::discover(c, platform);
+            match (d.compiler, c) {
+                (Some(found), _) => {
+                    if let Some(p) = d.problem {
+                        return Err(p);
+                    }
+                    Some(found)
+                }
+                (None, compiler::Choice::Path(_)) => {
+                    return Err(d.problem.unwrap_or_else(|| "the Metal compiler was not found".into()));
+                }
+                (None, _) => {
+                    if !args.quiet {
+                        eprintln!(
+                            "msl-check: no Apple Metal compiler found (looked at: {}); only msl's own checks ran",
+                            d.tried.join("; ")
+                        );
+                    }
+                    None
+                }
+            }
+        }
+    };
     let finder = ConfigFinder::default();
     let explicit = match &args.config {
         Some(p) => Some(Config::load(p)?),
@@ -292,7 +358,7 @@ fn check(args: &Args) -> Result<u8, String> {
     let cwd = std::env::current_dir().unwrap_or_default();
     let progress = Progress::start(inputs.len());
     let outcomes = run_parallel(&inputs, |input| {
-        let result = check_one(args, &ov, input, explicit.as_ref(), &finder, &cwd);
+        let result = check_one(args, &ov, input, explicit.as_ref(), &finder, &cwd, compiler.as_ref());
         progress.tick();
         result
     });
@@ -308,7 +374,11 @@ fn check(args: &Args) -> Result<u8, String> {
                 eprintln!("msl-check: {}: {msg}", display_path(input.path(), &cwd));
                 failed = true;
             }
-            Outcome::Checked { findings: fs } => {
+            Outcome::Checked { findings: fs, problem } => {
+                if let Some(p) = problem {
+                    eprintln!("msl-check: {}: {p}", display_path(input.path(), &cwd));
+                    failed = true;
+                }
                 for mut f in fs {
                     if args.warnings_as_errors && f.severity == Severity::Warning {
                         f.severity = Severity::Error;
@@ -413,6 +483,7 @@ fn check_one(
     explicit: Option<&Config>,
     finder: &ConfigFinder,
     cwd: &Path,
+    compiler: Option<&msl_compiler::Compiler>,
 ) -> Outcome {
     let path = input.path();
     let bytes = match input {
@@ -441,10 +512,101 @@ fn check_one(
     let abs = if path.is_absolute() { path.to_path_buf() } else { cwd.join(path) };
     let mut analysis = Analysis::with_disk();
     let main = analysis.set_file_bytes(&abs, &bytes);
-    let unit = analysis.unit(main, pp);
+    let unit = analysis.unit(main, pp.clone());
     let diagnostics = analysis.diagnostics(unit, args.syntax_only);
     let parse = analysis.parse(unit);
-    Outcome::Checked { findings: findings_of(&parse, &diagnostics, &rules, cwd) }
+    let mut findings = findings_of(&parse, &diagnostics, &rules, cwd);
+    let mut problem = None;
+    if let Some(c) = compiler {
+        let text = match input {
+            Input::Stdin { .. } => Some(String::from_utf8_lossy(&bytes).into_owned()),
+            Input::File(_) => None,
+        };
+        match compiler::check_file(c, &abs, text.as_deref(), &pp, &|p| display_path(p, cwd)) {
+            Ok(theirs) => compiler::merge(&mut findings, theirs),
+            Err(e) => problem = Some(e.to_string()),
+        }
+    }
+    Outcome::Checked { findings, problem }
+}
+
+/// `--emit-air OUT FILE`.
+fn emit_air(
+    args: &Args,
+    ov: &Overrides,
+    out: &Path,
+    choice: &compiler::Choice,
+    platform: Platform,
+) -> Result<u8, String> {
+    let [file] = args.paths.as_slice() else {
+        return Err("`--emit-air` takes exactly one input file".into());
+    };
+    let choice = match choice {
+        compiler::Choice::Off if args.compiler.is_none() => compiler::Choice::Auto,
+        compiler::Choice::Off => {
+            return Err("`--emit-air` needs Apple's compiler; `--compiler off` turns it off".into());
+        }
+        c => c.clone(),
+    };
+    let d = compiler::discover(&choice, platform);
+    let Some(found) = d.compiler else {
+        return Err(d.problem.unwrap_or_else(|| {
+            format!(
+                "no Apple Metal compiler found (looked at: {}); set $MSL_COMPILER or pass `--compiler PATH`",
+                d.tried.join("; ")
+            )
+        }));
+    };
+    if let Some(p) = d.problem {
+        return Err(p);
+    }
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let (text, abs) = if file.as_os_str() == "-" {
+        let mut bytes = Vec::new();
+        std::io::stdin().read_to_end(&mut bytes).map_err(|e| format!("cannot read standard input: {e}"))?;
+        let name = args.stdin_filename.clone().unwrap_or_else(|| PathBuf::from("stdin.metal"));
+        (Some(String::from_utf8_lossy(&bytes).into_owned()), cwd.join(name))
+    } else {
+        if !file.is_file() {
+            return Err(format!("{}: no such file", file.display()));
+        }
+        (None, if file.is_absolute() { file.clone() } else { cwd.join(file) })
+    };
+    let finder = ConfigFinder::default();
+    let cfg = if args.no_config {
+        None
+    } else if let Some(p) = &args.config {
+        Some(Config::load(p)?)
+    } else {
+        finder.find(abs.parent().unwrap_or(Path::new(".")))?
+    };
+    let (pp, _) = settings_for(args, ov, cfg.as_ref());
+    let job = msl_compiler::Job {
+        main: &abs,
+        main_text: text.as_deref(),
+        unsaved: &[],
+        config: &pp,
+        timeout: compiler::TIMEOUT,
+        cancel: None,
+        temp_dir: None,
+    };
+    let air = msl_compiler::emit_air(&found, &job).map_err(|e| e.to_string())?;
+    let findings = compiler::findings(&air.checked.diagnostics, &|p| display_path(p, &cwd));
+    print_report(args, &findings, &cwd);
+    let Some(ir) = air.text else {
+        eprintln!("msl-check: {}: the Metal compiler reported errors; no AIR was written", display_path(&abs, &cwd));
+        return Ok(1);
+    };
+    if out.as_os_str() == "-" {
+        let mut o = std::io::stdout().lock();
+        let _ = o.write_all(ir.as_bytes());
+    } else {
+        std::fs::write(out, ir).map_err(|e| format!("{}: {e}", out.display()))?;
+        if !args.quiet {
+            eprintln!("wrote the AIR of {} to {}", display_path(&abs, &cwd), out.display());
+        }
+    }
+    Ok(0)
 }
 
 fn findings_of(parse: &Parse, diagnostics: &[UnitDiagnostic], rules: &RuleLevels, cwd: &Path) -> Vec<Finding> {

@@ -471,7 +471,54 @@ mod tests {
     }
 
     #[test]
+    fn same_problems() {
+        assert!(same_problem("`clamb` is not declared", "use of undeclared identifier 'clamb'; did you mean 'clamp'?"));
+        assert!(!same_problem("`scale_factor` is not declared", "no viable conversion from 'float' to 'half2'"));
+        assert!(same_problem("expected `;`", "expected ';' after expression"));
+        assert!(!same_problem("missing semicolon", "unused variable 'x'"));
+        assert!(same_problem("syntax error", "expected expression"));
+    }
+
+    #[test]
     fn normalizing() {
         assert_eq!(normalize(Path::new("/a/./b/../c")), PathBuf::from("/a/c"));
     }
+}
+
+/// Test support for the crates above this one: the stand-in compiler executable
+/// (`standin/main.rs`), built by Cargo into the same target directory as the test
+/// binaries. `near` is any executable of that directory (e.g. the crate's own binary);
+/// when the stand-in is not there yet it is built.
+pub fn standin_executable(near: &Path) -> Result<PathBuf, String> {
+    let name = format!("msl-compiler-standin{}", std::env::consts::EXE_SUFFIX);
+    let dir = near.parent().ok_or("no directory")?;
+    // test binaries live in `deps/`, other binaries one level up
+    let candidates = [dir.join(&name), dir.parent().map(|p| p.join(&name)).unwrap_or_default()];
+    if let Some(found) = candidates.iter().find(|p| p.is_file()) {
+        return Ok(found.clone());
+    }
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let status = std::process::Command::new(cargo)
+        .args(["build", "--quiet", "-p", "msl-compiler", "--bin", "msl-compiler-standin"])
+        .status()
+        .map_err(|e| format!("cannot build the stand-in compiler: {e}"))?;
+    if !status.success() {
+        return Err("building the stand-in compiler failed".into());
+    }
+    candidates.iter().find(|p| p.is_file()).cloned().ok_or_else(|| format!("{name} not found near {}", dir.display()))
+}
+
+/// Whether a message of ours and one of the compiler's, reported at the same place,
+/// describe the same problem: they name a common identifier (ours in backticks, the
+/// compiler's in single quotes), or neither names any.
+pub fn same_problem(ours: &str, compilers: &str) -> bool {
+    fn quoted(s: &str, q: char) -> Vec<&str> {
+        s.split(q).skip(1).step_by(2).filter(|w| !w.is_empty()).collect()
+    }
+    let a = quoted(ours, '`');
+    let b = quoted(compilers, '\'');
+    if a.is_empty() || b.is_empty() {
+        return a.is_empty() && b.is_empty();
+    }
+    a.iter().any(|x| b.iter().any(|y| x == y || y.starts_with(&format!("{x}(")) || y.ends_with(&format!("::{x}"))))
 }

@@ -71,7 +71,19 @@ pub fn run(
         cmd.process_group(0);
     }
     let started = Instant::now();
-    let mut child = cmd.spawn().map_err(RunFailure::Spawn)?;
+    // an executable that was just written may still be open for writing in a process
+    // forked meanwhile (ETXTBSY); that passes within moments
+    let mut attempts = 0;
+    let mut child = loop {
+        match cmd.spawn() {
+            Ok(c) => break c,
+            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && attempts < 50 => {
+                attempts += 1;
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            Err(e) => return Err(RunFailure::Spawn(e)),
+        }
+    };
     let out_reader = child.stdout.take().map(|s| std::thread::spawn(move || drain(s)));
     let err_reader = child.stderr.take().map(|s| std::thread::spawn(move || drain(s)));
 

@@ -13,7 +13,7 @@ use crate::rules::{Level, RuleLevels};
 pub const FILE_NAME: &str = "msl.toml";
 
 /// The keys of `msl.toml` (all optional).
-#[derive(Debug, Default, Clone, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Default, Clone, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct ConfigFile {
     /// Metal version: `metal3.2`, `macos-metal2.4`, `ios-metal2.4`.
@@ -36,6 +36,9 @@ pub struct ConfigFile {
     /// Rule levels by code: `"error"`, `"warning"` or `"off"`.
     #[serde(default)]
     pub rules: BTreeMap<String, String>,
+    /// Never accepted: a project's files may not choose the executable we run. Read only
+    /// to say so clearly.
+    pub compiler: Option<toml::Value>,
 }
 
 /// A loaded `msl.toml`.
@@ -56,6 +59,12 @@ impl Config {
 
     fn validate(&self) -> Result<(), String> {
         let where_ = self.path.display();
+        if self.file.compiler.is_some() {
+            return Err(format!(
+                "{where_}: `compiler` cannot be set in msl.toml: a project's files may not choose the program \
+                 msl runs. Set the compiler in your editor's user settings, with `--compiler`, or with $MSL_COMPILER"
+            ));
+        }
         if let Some(s) = &self.file.std {
             parse_std(s).ok_or_else(|| format!("{where_}: unknown `std` value `{s}` (expected e.g. \"metal3.2\")"))?;
         }
