@@ -453,38 +453,6 @@ pub fn normalize(p: &Path) -> PathBuf {
     out
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn std_flags() {
-        let v = |s| MetalVersion::parse(s).expect("version");
-        assert_eq!(std_flag(v("3.2"), Platform::IOS), "-std=metal3.2");
-        assert_eq!(std_flag(v("2.4"), Platform::MacOS), "-std=macos-metal2.4");
-        assert_eq!(std_flag(v("2.4"), Platform::IOS), "-std=ios-metal2.4");
-    }
-
-    #[test]
-    fn ir_escaping() {
-        assert_eq!(llvm_escape("/tmp/dé j/\"x\""), "/tmp/d\\C3\\A9 j/\\22x\\22");
-    }
-
-    #[test]
-    fn same_problems() {
-        assert!(same_problem("`clamb` is not declared", "use of undeclared identifier 'clamb'; did you mean 'clamp'?"));
-        assert!(!same_problem("`scale_factor` is not declared", "no viable conversion from 'float' to 'half2'"));
-        assert!(same_problem("expected `;`", "expected ';' after expression"));
-        assert!(!same_problem("missing semicolon", "unused variable 'x'"));
-        assert!(same_problem("syntax error", "expected expression"));
-    }
-
-    #[test]
-    fn normalizing() {
-        assert_eq!(normalize(Path::new("/a/./b/../c")), PathBuf::from("/a/c"));
-    }
-}
-
 /// Test support for the crates above this one: the stand-in compiler executable
 /// (`standin/main.rs`), built by Cargo into the same target directory as the test
 /// binaries. `near` is any executable of that directory (e.g. the crate's own binary);
@@ -521,4 +489,36 @@ pub fn same_problem(ours: &str, compilers: &str) -> bool {
         return a.is_empty() && b.is_empty();
     }
     a.iter().any(|x| b.iter().any(|y| x == y || y.starts_with(&format!("{x}(")) || y.ends_with(&format!("::{x}"))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn std_flags() {
+        let v = |s| MetalVersion::parse(s).expect("version");
+        assert_eq!(std_flag(v("3.2"), Platform::IOS), "-std=metal3.2");
+        assert_eq!(std_flag(v("2.4"), Platform::MacOS), "-std=macos-metal2.4");
+        assert_eq!(std_flag(v("2.4"), Platform::IOS), "-std=ios-metal2.4");
+    }
+
+    #[test]
+    fn ir_escaping() {
+        assert_eq!(llvm_escape("/tmp/dé j/\"x\""), "/tmp/d\\C3\\A9 j/\\22x\\22");
+    }
+
+    #[test]
+    fn same_problems() {
+        assert!(same_problem("`clamb` is not declared", "use of undeclared identifier 'clamb'; did you mean 'clamp'?"));
+        assert!(!same_problem("`scale_factor` is not declared", "no viable conversion from 'float' to 'half2'"));
+        assert!(same_problem("expected `;`", "expected ';' after expression"));
+        assert!(!same_problem("missing semicolon", "unused variable 'x'"));
+        assert!(same_problem("syntax error", "expected expression"));
+    }
+
+    #[test]
+    fn normalizing() {
+        assert_eq!(normalize(Path::new("/a/./b/../c")), PathBuf::from("/a/c"));
+    }
 }
