@@ -1,0 +1,496 @@
+// End-to-end test: installs the packaged extension into a real VS Code workbench
+// (code-server), opens a Metal file in headless Chromium and checks that the extension and
+// its language server work: activation, diagnostics in the Problems panel, hover, and the
+// syntax tree and AIR commands.
+//
+// Environment:
+//   MSL_VSIX              the .vsix to test (default: the newest *.vsix in editors/vscode)
+//   MSL_LSP               an msl-lsp to use through msl.server.path (default: the bundled one)
+//   MSL_CODE_SERVER_DIR   where code-server is (or gets) installed (default /tmp/msl-code-server)
+//   MSL_CHROMIUM          the Chromium binary (default /usr/bin/chromium)
+//   MSL_E2E_KEEP=1        keep the temporary workspace and profile for inspection
+
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync, accessSync, constants } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createWriteStream } from 'node:fs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const extRoot = resolve(here, '..', '..');
+const artifacts = join(extRoot, 'test-artifacts');
+const codeServerDir = resolve(process.env.MSL_CODE_SERVER_DIR || '/tmp/msl-code-server');
+const chromiumPath = process.env.MSL_CHROMIUM || '/usr/bin/chromium';
+const TOTAL_TIMEOUT_MS = 15 * 60 * 1000;
+const FIXTURE_FILE = 'shader.metal';
+
+const started = Date.now();
+function log(message) {
+  const seconds = ((Date.now() - started) / 1000).toFixed(1).padStart(6);
+  console.log(`[e2e ${seconds}s] ${message}`);
+}
+
+class TestFailure extends Error {}
+function fail(message) {
+  throw new TestFailure(message);
+}
+
+/** Everything to undo at the end, newest first. */
+const cleanups = [];
+let cleaningUp = false;
+async function cleanup() {
+  if (cleaningUp) {
+    return;
+  }
+  cleaningUp = true;
+  while (cleanups.length > 0) {
+    const step = cleanups.pop();
+    try {
+      await step();
+    } catch (e) {
+      console.error(`cleanup: ${e?.message ?? e}`);
+    }
+  }
+}
+
+/** Stops a whole process group: TERM, then KILL if it lingers. */
+async function killGroup(pid, name) {
+  const alive = () => {
+    try {
+      process.kill(-pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (!alive()) {
+    return;
+  }
+  log(`stopping ${name} (process group ${pid})`);
+  try {
+    process.kill(-pid, 'SIGTERM');
+  } catch {
+    return;
+  }
+  for (let i = 0; i < 50 && alive(); i++) {
+    await sleep(100);
+  }
+  if (alive()) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+function sleep(ms) {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+/**
+ * Runs a command in its own process group and waits for it, killing the group on timeout.
+ * Output goes to `logFile` and is returned.
+ */
+function runGroup(command, args, { timeoutMs, logFile, env, cwd }) {
+  return new Promise((resolvePromise, reject) => {
+    const out = createWriteStream(logFile, { flags: 'a' });
+    let text = '';
+    const child = spawn(command, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env, cwd });
+    const collect = (chunk) => {
+      text += chunk;
+      out.write(chunk);
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    const timer = setTimeout(() => {
+      void killGroup(child.pid, command).then(() =>
+        reject(new TestFailure(`${command} ${args.join(' ')} did not finish within ${timeoutMs / 1000}s; see ${logFile}`)),
+      );
+    }, timeoutMs);
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      out.end();
+      // nothing it started may outlive it
+      void killGroup(child.pid, command).then(() => resolvePromise({ code, text }));
+    });
+  });
+}
+
+function newestVsix() {
+  if (process.env.MSL_VSIX) {
+    const file = resolve(process.env.MSL_VSIX);
+    if (!existsSync(file)) {
+      fail(`MSL_VSIX=${file} does not exist`);
+    }
+    return file;
+  }
+  const found = readdirSync(extRoot)
+    .filter((f) => f.endsWith('.vsix'))
+    .map((f) => join(extRoot, f))
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+  if (found.length === 0) {
+    fail(`no .vsix in ${extRoot}: run "npm run package" first (or set MSL_VSIX)`);
+  }
+  return found[0];
+}
+
+function freePort() {
+  return new Promise((resolvePromise, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolvePromise(port));
+    });
+  });
+}
+
+async function waitForHttp(url, timeoutMs, isAlive) {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    if (!isAlive()) {
+      fail('code-server exited while starting; see test-artifacts/code-server.log');
+    }
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      if (response.ok) {
+        return;
+      }
+      last = `HTTP ${response.status}`;
+    } catch (e) {
+      last = e?.cause?.code ?? e?.message ?? String(e);
+    }
+    await sleep(250);
+  }
+  fail(`code-server did not answer on ${url} within ${timeoutMs / 1000}s (${last})`);
+}
+
+/** Polls `probe` until it returns a truthy value; fails with `what` after the timeout. */
+async function eventually(what, timeoutMs, probe) {
+  const deadline = Date.now() + timeoutMs;
+  let lastError;
+  while (Date.now() < deadline) {
+    try {
+      const value = await probe();
+      if (value) {
+        return value;
+      }
+    } catch (e) {
+      lastError = e;
+    }
+    await sleep(250);
+  }
+  fail(`${what} (waited ${timeoutMs / 1000}s${lastError ? `; last error: ${lastError.message}` : ''})`);
+}
+
+async function main() {
+  mkdirSync(artifacts, { recursive: true });
+  for (const f of readdirSync(artifacts)) {
+    rmSync(join(artifacts, f), { recursive: true, force: true });
+  }
+  const vsix = newestVsix();
+  log(`testing ${vsix}`);
+
+  // 1. code-server, installed once per machine
+  const installLog = join(artifacts, 'install-code-server.log');
+  log(`making sure code-server is installed in ${codeServerDir}`);
+  const install = await runGroup('sh', [join(here, 'install-code-server.sh'), codeServerDir], {
+    timeoutMs: 20 * 60 * 1000,
+    logFile: installLog,
+    env: process.env,
+  });
+  if (install.code !== 0) {
+    fail(`installing code-server failed (exit ${install.code}); see ${installLog}`);
+  }
+  const entry = join(codeServerDir, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
+  if (!existsSync(entry)) {
+    fail(`${entry} is missing after the install`);
+  }
+  if (!existsSync(chromiumPath)) {
+    fail(`Chromium not found at ${chromiumPath} (set MSL_CHROMIUM)`);
+  }
+
+  // 2. a fresh profile, extensions directory and workspace
+  const temp = mkdtempSync(join(tmpdir(), 'msl-e2e-'));
+  cleanups.push(async () => {
+    if (process.env.MSL_E2E_KEEP) {
+      log(`kept ${temp}`);
+    } else {
+      rmSync(temp, { recursive: true, force: true });
+    }
+  });
+  const userData = join(temp, 'user-data');
+  const extensionsDir = join(temp, 'extensions');
+  const workspace = join(temp, 'workspace');
+  const home = join(temp, 'home');
+  for (const d of [userData, extensionsDir, home, join(userData, 'User')]) {
+    mkdirSync(d, { recursive: true });
+  }
+  cpSync(join(here, 'fixture'), workspace, { recursive: true });
+
+  const port = await freePort();
+  const configFile = join(temp, 'code-server.yaml');
+  writeFileSync(configFile, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
+
+  const settings = {
+    'extensions.autoCheckUpdates': false,
+    'extensions.autoUpdate': false,
+    'extensions.ignoreRecommendations': true,
+    'telemetry.telemetryLevel': 'off',
+    'update.mode': 'none',
+    'workbench.startupEditor': 'none',
+    'workbench.tips.enabled': false,
+    'workbench.enableExperiments': false,
+    'chat.commandCenter.enabled': false,
+    'editor.hover.delay': 200,
+    'msl.trace.server': 'messages',
+  };
+  if (process.env.MSL_LSP) {
+    settings['msl.server.path'] = resolve(process.env.MSL_LSP);
+    log(`using msl-lsp from MSL_LSP: ${settings['msl.server.path']}`);
+  } else {
+    log('using the msl-lsp bundled in the .vsix');
+  }
+  writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+
+  // code-server must not read or write anything of the real user
+  const env = {
+    ...process.env,
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_DATA_HOME: join(home, '.local', 'share'),
+    XDG_CACHE_HOME: join(home, '.cache'),
+  };
+  const common = ['--config', configFile, '--user-data-dir', userData, '--extensions-dir', extensionsDir];
+
+  // 3. install the extension from the .vsix
+  const serverLog = join(artifacts, 'code-server.log');
+  log('installing the extension');
+  const installed = await runGroup(process.execPath, [entry, ...common, '--install-extension', vsix], {
+    timeoutMs: 3 * 60 * 1000,
+    logFile: serverLog,
+    env,
+  });
+  if (installed.code !== 0 || !/successfully installed/i.test(installed.text)) {
+    fail(`installing ${vsix} failed (exit ${installed.code}):\n${installed.text}`);
+  }
+  const extDirs = readdirSync(extensionsDir).filter((d) => d.startsWith('msl.msl-'));
+  if (extDirs.length !== 1) {
+    fail(`expected one msl.msl-* directory in ${extensionsDir}, found: ${readdirSync(extensionsDir).join(', ')}`);
+  }
+  const bundled = join(extensionsDir, extDirs[0], 'server', 'msl-lsp');
+  if (!process.env.MSL_LSP) {
+    try {
+      accessSync(bundled, constants.X_OK);
+    } catch {
+      fail(`the .vsix has no executable server/msl-lsp (run "npm run bundle-server -- PATH" before packaging, or set MSL_LSP)`);
+    }
+  }
+
+  // 4. serve the workbench on loopback, in a process group of its own
+  log(`starting code-server on 127.0.0.1:${port}`);
+  const serverOut = createWriteStream(serverLog, { flags: 'a' });
+  const server = spawn(
+    process.execPath,
+    [
+      entry,
+      ...common,
+      '--bind-addr',
+      `127.0.0.1:${port}`,
+      '--auth',
+      'none',
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
+      '--disable-getting-started-override',
+      '--ignore-last-opened',
+      workspace,
+    ],
+    { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env },
+  );
+  let serverExited = false;
+  server.on('exit', () => {
+    serverExited = true;
+  });
+  server.stdout.pipe(serverOut);
+  server.stderr.pipe(serverOut);
+  cleanups.push(() => killGroup(server.pid, 'code-server'));
+  await waitForHttp(`http://127.0.0.1:${port}/healthz`, 90 * 1000, () => !serverExited);
+
+  // 5. the browser
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    timeout: 60 * 1000,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+  cleanups.push(async () => {
+    await Promise.race([browser.close(), sleep(10 * 1000)]);
+  });
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(30 * 1000);
+  const consoleLines = [];
+  page.on('console', (m) => consoleLines.push(`[${m.type()}] ${m.text()}`));
+  cleanups.push(async () => writeFileSync(join(artifacts, 'browser-console.log'), consoleLines.join('\n') + '\n'));
+  cleanups.push(async () => {
+    // the extension host's logs, including the MSL output channel
+    const logs = join(userData, 'logs');
+    if (existsSync(logs)) {
+      cpSync(logs, join(artifacts, 'vscode-logs'), { recursive: true });
+    }
+  });
+
+  try {
+    await drive(page, port, workspace);
+  } catch (e) {
+    await page.screenshot({ path: join(artifacts, 'e2e-failure.png') }).catch(() => {});
+    throw e;
+  }
+}
+
+async function drive(page, port, workspace) {
+  const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`;
+  log(`opening ${url}`);
+  await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60 * 1000 });
+  await page.waitForSelector('.monaco-workbench', { timeout: 90 * 1000 });
+  log('the workbench is up');
+
+  // open the Metal file from the explorer
+  const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: FIXTURE_FILE });
+  await row.first().waitFor({ timeout: 60 * 1000 });
+  await row.first().dblclick();
+  const editor = page.locator('.editor-instance .monaco-editor').first();
+  await editor.locator('.view-lines').waitFor();
+  await editor.locator('.view-line', { hasText: 'clamb' }).waitFor();
+  log(`${FIXTURE_FILE} is open`);
+
+  // (a) activation: the language mode is Metal and the status item reports a running server
+  const mode = page.locator('#status\\.editor\\.mode');
+  await eventually('the language mode indicator to say "Metal"', 30 * 1000, async () =>
+    /\bMetal\b/.test(await mode.innerText()),
+  );
+  const statusItem = page.locator('.statusbar-item', { hasText: /Metal \d+\.\d+/ });
+  await eventually('the MSL status bar item to appear', 60 * 1000, async () => (await statusItem.count()) > 0);
+  await eventually('the MSL status bar item to show a running server', 60 * 1000, async () =>
+    (await statusItem.first().locator('.codicon-check').count()) > 0,
+  );
+  log(`activated; status bar: "${(await statusItem.first().innerText()).trim()}"`);
+
+  // (b) the checker's error shows in the editor and in the Problems panel
+  await eventually('an error squiggle in the editor', 60 * 1000, async () => (await editor.locator('.squiggly-error').count()) > 0);
+  await page.keyboard.press('Control+Shift+M');
+  const markers = page.locator('.markers-panel .monaco-list-row');
+  const problem = markers.filter({ hasText: 'is not declared' });
+  await eventually('the Problems panel to list "`clamb` is not declared"', 60 * 1000, async () => (await problem.count()) > 0);
+  const problemText = (await problem.first().innerText()).replace(/\s+/g, ' ');
+  if (!problemText.includes('clamb') || !problemText.includes('E1401')) {
+    fail(`the Problems panel row lacks the name or the code: "${problemText}"`);
+  }
+  log(`Problems panel: "${problemText}"`);
+
+  // (c) hovering the library call shows the server's documentation
+  await editor.locator('.view-lines').click();
+  const clampToken = editor.locator('.view-line span span', { hasText: /^clamp$/ }).first();
+  await clampToken.waitFor();
+  const hover = page.locator('.monaco-hover-content');
+  const hoverText = await eventually('a hover with the documentation of clamp', 60 * 1000, async () => {
+    await page.mouse.move(5, 5);
+    await sleep(200);
+    await clampToken.hover();
+    try {
+      await hover.filter({ hasText: 'clamp(' }).first().waitFor({ timeout: 3000 });
+    } catch {
+      return false;
+    }
+    const text = (await hover.allInnerTexts()).join('\n');
+    return text.includes('clamp(') && text.includes('minval') && text.length > 80 ? text : false;
+  });
+  log(`hover: "${hoverText.replace(/\s+/g, ' ').slice(0, 160)}..."`);
+  await page.screenshot({ path: join(artifacts, 'e2e.png') });
+  log('saved test-artifacts/e2e.png');
+  await page.mouse.move(5, 5);
+  await page.keyboard.press('Escape');
+
+  // the extension's own commands: the syntax tree opens beside the source
+  await runCommand(page, editor, 'MSL: Show Syntax Tree');
+  const treeEditor = page.locator('.editor-instance .view-line', { hasText: 'SOURCE_FILE' });
+  await eventually('the syntax tree document to open', 30 * 1000, async () => (await treeEditor.count()) > 0);
+  const tab = page.locator('.tab', { hasText: `${FIXTURE_FILE}.syntax-tree` });
+  if ((await tab.count()) === 0) {
+    fail('the syntax tree opened without its tab title');
+  }
+  log('MSL: Show Syntax Tree opened the tree beside the source');
+
+  // AIR needs Apple's compiler: without one the server's error must be shown, with one the IR
+  await runCommand(page, editor, 'MSL: Show AIR');
+  const outcome = await eventually('MSL: Show AIR to show the IR or the server error', 60 * 1000, async () => {
+    const note = page.locator('.notification-toast', { hasText: 'MSL:' });
+    if ((await note.count()) > 0) {
+      return `notification "${(await note.first().innerText()).replace(/\s+/g, ' ').trim()}"`;
+    }
+    if ((await page.locator('.tab', { hasText: `${FIXTURE_FILE}.ll` }).count()) > 0) {
+      return 'the AIR document';
+    }
+    return false;
+  });
+  log(`MSL: Show AIR gave ${outcome}`);
+  await page.screenshot({ path: join(artifacts, 'e2e-commands.png') });
+}
+
+/** Runs a command from the palette with the Metal editor focused. */
+async function runCommand(page, editor, title) {
+  await editor.locator('.view-lines').click();
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor();
+  await input.fill(`>${title}`);
+  const item = page.locator('.quick-input-list .monaco-list-row', { hasText: title });
+  await item.first().waitFor();
+  await page.keyboard.press('Enter');
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+}
+
+const overall = setTimeout(() => {
+  console.error(`FAIL: the end-to-end test took longer than ${TOTAL_TIMEOUT_MS / 60000} minutes`);
+  void cleanup().then(() => process.exit(1));
+}, TOTAL_TIMEOUT_MS);
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    console.error(`interrupted by ${signal}`);
+    void cleanup().then(() => process.exit(130));
+  });
+}
+
+try {
+  await main();
+  log('PASS');
+  await cleanup();
+  clearTimeout(overall);
+  process.exit(0);
+} catch (e) {
+  console.error(`FAIL: ${e instanceof TestFailure ? e.message : e?.stack ?? e}`);
+  await cleanup();
+  clearTimeout(overall);
+  console.error(`artifacts: ${artifacts}`);
+  process.exit(1);
+}
