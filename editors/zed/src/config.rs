@@ -88,10 +88,10 @@ impl ProjectSettings {
                     found.compiler_in_initialization_options |=
                         block.get("initialization_options").is_some_and(sets_compiler_path);
                     found.compiler_in_settings |= block.get("settings").is_some_and(sets_compiler_path);
-                    found.compiler_in_env |=
-                        block.pointer("/binary/env").and_then(Value::as_object).is_some_and(|env| {
-                            env.get(COMPILER_ENV).is_some_and(|v| !v.is_null())
-                        });
+                    found.compiler_in_env |= block
+                        .pointer("/binary/env")
+                        .and_then(Value::as_object)
+                        .is_some_and(|env| env.get(COMPILER_ENV).is_some_and(|v| !v.is_null()));
                 }
                 found
             }
@@ -233,9 +233,7 @@ fn strip_jsonc(text: &str) -> String {
             continue;
         }
         match c {
-            '/' if chars.peek() == Some(&'/') => {
-                while chars.next_if(|&n| n != '\n').is_some() {}
-            }
+            '/' if chars.peek() == Some(&'/') => while chars.next_if(|&n| n != '\n').is_some() {},
             '/' if chars.peek() == Some(&'*') => {
                 chars.next();
                 let mut previous = '\0';
@@ -280,7 +278,8 @@ mod tests {
 
     #[test]
     fn initialization_options_pass_through() {
-        let user = json!({"std": "metal3.2", "inlayHints": {"autoTypes": false}, "compiler": {"path": "/usr/bin/metal"}});
+        let user =
+            json!({"std": "metal3.2", "inlayHints": {"autoTypes": false}, "compiler": {"path": "/usr/bin/metal"}});
         assert_eq!(initialization_options(Some(user.clone())), user);
         assert_eq!(initialization_options(None), json!({}));
         assert_eq!(initialization_options(Some(json!("metal3.2"))), json!({}));
@@ -289,7 +288,9 @@ mod tests {
     #[test]
     fn settings_merge_over_initialization_options_under_msl() {
         let config = workspace_configuration(
-            Some(json!({"std": "metal3.1", "defines": ["A"], "inlayHints": {"autoTypes": false, "parameterNames": false}})),
+            Some(
+                json!({"std": "metal3.1", "defines": ["A"], "inlayHints": {"autoTypes": false, "parameterNames": false}}),
+            ),
             Some(json!({"std": "metal3.2", "inlayHints": {"parameterNames": true}, "rules": {"W1101": "off"}})),
             &ProjectSettings::default(),
         );
@@ -307,7 +308,8 @@ mod tests {
 
     #[test]
     fn user_compiler_path_is_kept_when_the_project_sets_none() {
-        let text = r#"{ "lsp": { "msl-lsp": { "settings": { "std": "metal3.1", "compiler": { "mode": "onSave" } } } } }"#;
+        let text =
+            r#"{ "lsp": { "msl-lsp": { "settings": { "std": "metal3.1", "compiler": { "mode": "onSave" } } } } }"#;
         let found = project(text);
         assert_eq!(found, ProjectSettings::default());
         assert_eq!(found.refusal(), None);
@@ -374,7 +376,8 @@ mod tests {
 
     #[test]
     fn compiler_environment_variable_refuses_to_start() {
-        let found = project(r#"{"lsp": {"msl-lsp": {"binary": {"env": {"MSL_COMPILER": "/tmp/x", "RUST_LOG": "info"}}}}}"#);
+        let found =
+            project(r#"{"lsp": {"msl-lsp": {"binary": {"env": {"MSL_COMPILER": "/tmp/x", "RUST_LOG": "info"}}}}}"#);
         assert!(found.compiler_in_env);
         assert!(found.refusal().unwrap().contains("`lsp.msl-lsp.binary.env.MSL_COMPILER`"));
         let harmless = project(r#"{"lsp": {"msl-lsp": {"binary": {"env": {"RUST_LOG": "info"}}}}}"#);
@@ -404,9 +407,6 @@ mod tests {
     fn jsonc_keeps_strings_and_drops_comments_and_trailing_commas() {
         let text = "\u{feff}{\n  // a comment\n  \"url\": \"http://example.com/*not a comment*/\", /* block */\n  \"list\": [1, 2,],\n  \"quote\": \"a \\\" // b\",\n}";
         let value: Value = serde_json::from_str(&strip_jsonc(text)).unwrap();
-        assert_eq!(
-            value,
-            json!({"url": "http://example.com/*not a comment*/", "list": [1, 2], "quote": "a \" // b"})
-        );
+        assert_eq!(value, json!({"url": "http://example.com/*not a comment*/", "list": [1, 2], "quote": "a \" // b"}));
     }
 }

@@ -123,7 +123,8 @@ mod tests {
     #[test]
     fn env_overrides_replace_shell_values_in_place() {
         let base = vec![("PATH".to_string(), "/usr/bin".to_string()), ("HOME".to_string(), "/home/me".to_string())];
-        let overrides = vec![("RUST_LOG".to_string(), "debug".to_string()), ("PATH".to_string(), "/opt/bin".to_string())];
+        let overrides =
+            vec![("RUST_LOG".to_string(), "debug".to_string()), ("PATH".to_string(), "/opt/bin".to_string())];
         assert_eq!(
             merge_env(base, overrides),
             [
