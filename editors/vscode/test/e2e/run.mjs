@@ -11,7 +11,7 @@
 //   MSL_E2E_KEEP=1        keep the temporary workspace and profile for inspection
 
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync, accessSync, constants } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, accessSync, constants } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -121,6 +121,16 @@ function runGroup(command, args, { timeoutMs, logFile, env, cwd }) {
       void killGroup(child.pid, command).then(() => resolvePromise({ code, text }));
     });
   });
+}
+
+/** Files below `dir` (recursively) that `keep` accepts. */
+function findFiles(dir, keep) {
+  if (!existsSync(dir)) {
+    return [];
+  }
+  return readdirSync(dir, { recursive: true })
+    .map((f) => join(dir, String(f)))
+    .filter((f) => keep(f) && statSync(f).isFile());
 }
 
 function newestVsix() {
@@ -254,13 +264,23 @@ async function main() {
     'editor.hover.delay': 200,
     'msl.trace.server': 'messages',
   };
+  // msl.server.path is a machine setting: in code-server, as in any remote window, VS Code
+  // reads it from the remote machine's settings (Machine/settings.json), not the user's
+  const machineSettings = {};
   if (process.env.MSL_LSP) {
-    settings['msl.server.path'] = resolve(process.env.MSL_LSP);
-    log(`using msl-lsp from MSL_LSP: ${settings['msl.server.path']}`);
+    machineSettings['msl.server.path'] = resolve(process.env.MSL_LSP);
+    log(`using msl-lsp from MSL_LSP: ${machineSettings['msl.server.path']}`);
   } else {
     log('using the msl-lsp bundled in the .vsix');
   }
-  writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+  const MACHINE_MARKER = '// machine settings of the msl end-to-end test';
+  const settingsText = {
+    user: (values) => JSON.stringify(values, null, 2),
+    machine: (values) => `${MACHINE_MARKER}\n${JSON.stringify(values, null, 2)}`,
+  };
+  mkdirSync(join(userData, 'Machine'), { recursive: true });
+  writeFileSync(join(userData, 'User', 'settings.json'), settingsText.user(settings));
+  writeFileSync(join(userData, 'Machine', 'settings.json'), settingsText.machine(machineSettings));
 
   // code-server must not read or write anything of the real user
   const env = {
@@ -345,7 +365,10 @@ async function main() {
   cleanups.push(async () => {
     await Promise.race([browser.close(), sleep(10 * 1000)]);
   });
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const context = await browser.newContext({
+    viewport: { width: 1400, height: 900 },
+    permissions: ['clipboard-read', 'clipboard-write'],
+  });
   const page = await context.newPage();
   page.setDefaultTimeout(30 * 1000);
   const consoleLines = [];
@@ -359,15 +382,45 @@ async function main() {
     }
   });
 
+  // the workbench does not notice edits made to settings files behind its back, so changes
+  // go through its settings editors, like a user's would
+  const changeSettings = async (which, extra) => {
+    const [title, marker, base] =
+      which === 'user'
+        ? ['Open User Settings (JSON)', 'telemetry.telemetryLevel', settings]
+        : ['Open Remote Settings (JSON)', MACHINE_MARKER, machineSettings];
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.fill(`>Preferences: ${title}`);
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
+    await page.keyboard.press('Enter');
+    const settingsEditor = page.locator('.editor-instance .monaco-editor', { hasText: marker }).first();
+    await settingsEditor.waitFor();
+    await settingsEditor.locator('.view-lines').click();
+    // pasted, not typed, so that auto-indentation and closing brackets leave it alone
+    await page.evaluate((text) => navigator.clipboard.writeText(text), settingsText[which]({ ...base, ...extra }));
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Control+V');
+    await page.keyboard.press('Control+S');
+    await page.locator('.tab.dirty', { hasText: 'settings.json' }).waitFor({ state: 'detached' });
+  };
   try {
-    await drive(page, port, workspace);
+    await drive(page, port, workspace, changeSettings);
+    // the extension says in its log which server it started first
+    const expected = process.env.MSL_LSP ? `${machineSettings['msl.server.path']} (setting)` : `${bundled} (bundled)`;
+    const channel = findFiles(join(userData, 'logs'), (f) => f.endsWith('-MSL.log'));
+    const first = channel.map((f) => readFileSync(f, 'utf8')).join('\n').match(/Starting (.*)\./);
+    if (first === null || first[1] !== expected) {
+      fail(`expected the extension to start ${expected}, its log says: ${first ? first[0] : '(nothing)'}`);
+    }
+    log(`the extension started ${expected}`);
   } catch (e) {
     await page.screenshot({ path: join(artifacts, 'e2e-failure.png') }).catch(() => {});
     throw e;
   }
 }
 
-async function drive(page, port, workspace) {
+async function drive(page, port, workspace, changeSettings) {
   const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`;
   log(`opening ${url}`);
   await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60 * 1000 });
@@ -454,6 +507,38 @@ async function drive(page, port, workspace) {
   });
   log(`MSL: Show AIR gave ${outcome}`);
   await page.screenshot({ path: join(artifacts, 'e2e-commands.png') });
+
+  // changed settings reach the running server: the error becomes a warning, and the
+  // status bar follows the configured Metal version
+  await changeSettings('user', { 'msl.std': 'metal3.1', 'msl.rules': { E1401: 'warning' } });
+  await eventually('the status bar to show the new Metal version 3.1', 30 * 1000, async () =>
+    (await page.locator('.statusbar-item', { hasText: 'Metal 3.1' }).count()) > 0,
+  );
+  await eventually('the undeclared-name diagnostic to turn into a warning', 30 * 1000, async () => {
+    const row = page.locator('.markers-panel .monaco-list-row', { hasText: 'is not declared' }).first();
+    return (await row.locator('.codicon-warning').count()) > 0;
+  });
+  log('a settings change turned E1401 into a warning and the status bar into "Metal 3.1"');
+
+  // a server path that names nothing: the extension restarts, fails, and says what to do
+  await changeSettings('machine', { 'msl.server.path': '/nonexistent/msl-lsp' });
+  const missing = page.locator('.notification-toast', { hasText: 'msl.server.path points to' });
+  await eventually('a notification about the missing server', 30 * 1000, async () => (await missing.count()) > 0);
+  if ((await missing.first().locator('.monaco-button', { hasText: 'Open Setting' }).count()) === 0) {
+    fail('the missing-server notification has no "Open Setting" button');
+  }
+  await eventually('the status bar item to show the error', 30 * 1000, async () =>
+    (await page.locator('.statusbar-item', { hasText: /Metal \d/ }).locator('.codicon-error').count()) > 0,
+  );
+  await page.screenshot({ path: join(artifacts, 'e2e-missing-server.png') });
+  log('a missing msl.server.path is reported with an "Open Setting" button');
+
+  // and back: the server comes up again
+  await changeSettings('machine', {});
+  await eventually('the server to run again after the setting was restored', 60 * 1000, async () =>
+    (await page.locator('.statusbar-item', { hasText: /Metal \d/ }).locator('.codicon-check').count()) > 0,
+  );
+  log('restoring the setting restarted the server');
 }
 
 /** Runs a command from the palette with the Metal editor focused. */
