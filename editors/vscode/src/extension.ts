@@ -227,7 +227,8 @@ class Controller implements vscode.Disposable {
       } else if (e.newState === State.Starting) {
         this.setState('starting');
       } else if (this.state !== 'error') {
-        this.setState('stopped');
+        // a stop we asked for detaches the client first, so this one was not expected
+        this.setState('error', 'The server stopped. See the logs, or run "MSL: Restart Language Server".');
       }
     });
     client.onNotification(statusNotification, (params) => {

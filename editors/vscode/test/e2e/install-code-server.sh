@@ -19,6 +19,11 @@ ENTRY="$DIR/node_modules/code-server/out/node/entry.js"
 PACKAGES="chromium ripgrep build-essential python3 libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev"
 
 missing=""
+if ! command -v dpkg-query >/dev/null 2>&1; then
+    echo "no dpkg here: make sure Chromium (or MSL_CHROMIUM), ripgrep, a C++ compiler, python3 and" >&2
+    echo "the krb5, X11, xkbfile and libsecret headers are installed" >&2
+    PACKAGES=""
+fi
 for p in $PACKAGES; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
         # python3 may come from elsewhere (pyenv, a toolchain image); a working one is enough
@@ -38,9 +43,8 @@ if [ -n "$missing" ]; then
         echo "error: these Debian packages are missing and this user cannot install them:$missing" >&2
         exit 1
     fi
-    export DEBIAN_FRONTEND=noninteractive
     # wait for another apt or dpkg run to finish rather than failing at once
-    APT="apt-get -o DPkg::Lock::Timeout=300 -y -qq"
+    APT="env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 -y -qq"
     $SUDO $APT install $missing >/dev/null || {
         $SUDO $APT update >/dev/null
         $SUDO $APT install $missing >/dev/null
@@ -51,6 +55,8 @@ if [ -f "$MARKER" ] && [ -f "$ENTRY" ]; then
     echo "code-server $VERSION already installed in $DIR"
     exit 0
 fi
+
+RG=$(command -v rg) || { echo "error: ripgrep (rg) is needed by the workbench's search" >&2; exit 1; }
 
 echo "installing code-server $VERSION into $DIR"
 mkdir -p "$DIR"
@@ -72,7 +78,7 @@ cd node_modules/code-server/lib/vscode
 npm install --omit=dev --ignore-scripts
 # @vscode/ripgrep's install step downloads rg; an existing bin/rg makes it unnecessary.
 mkdir -p node_modules/@vscode/ripgrep/bin
-ln -sf "$(command -v rg)" node_modules/@vscode/ripgrep/bin/rg
+ln -sf "$RG" node_modules/@vscode/ripgrep/bin/rg
 # Now build the native modules (node-pty, spdlog, kerberos, watcher) from source.
 npm rebuild
 # The server resolves some modules through node_modules.asar, as in a packaged build.
