@@ -5,6 +5,7 @@
 //! answer `ContentModified`), and a panic in one is caught, logged and answered with an
 //! error while the server keeps running.
 
+mod compiler;
 pub mod convert;
 mod proto;
 pub mod settings;
@@ -92,6 +93,8 @@ pub(crate) struct State {
     pub semantic: FxHashMap<PathBuf, (String, Vec<u32>)>,
     /// Where the built-in library document was written.
     pub builtin_file: Option<PathBuf>,
+    /// Apple's compiler: discovery, runs and their diagnostics.
+    pub compiler: compiler::CompilerState,
 }
 
 /// Writes log lines to the `--log-file`, when there is one.
@@ -113,13 +116,14 @@ impl Logger {
     }
 }
 
+#[derive(Clone)]
 pub struct Backend {
     pub(crate) client: Client,
     pub(crate) state: Arc<Mutex<State>>,
     pub(crate) log: Arc<Logger>,
     /// Generation of each document's diagnostics, to drop stale results.
     pub(crate) diag_generation: Arc<Mutex<FxHashMap<PathBuf, u64>>>,
-    pub(crate) counter: AtomicU64,
+    pub(crate) counter: Arc<AtomicU64>,
 }
 
 fn content_modified() -> Error {
@@ -147,10 +151,11 @@ impl Backend {
                 dynamic_watch: false,
                 semantic: FxHashMap::default(),
                 builtin_file: None,
+                compiler: compiler::CompilerState::default(),
             })),
             log: Arc::new(Logger { file }),
             diag_generation: Arc::default(),
-            counter: AtomicU64::new(0),
+            counter: Arc::new(AtomicU64::new(0)),
         }
     }
 
@@ -228,12 +233,13 @@ impl Backend {
     /// Computes and publishes the diagnostics of open documents, newest edit wins.
     pub(crate) fn schedule_diagnostics(&self, paths: Vec<PathBuf>) {
         for path in paths {
-            let (snap, view, uri, version) = {
+            let (snap, view, uri, version, from_compiler) = {
                 let st = self.lock();
                 let Some(doc) = st.docs.get(&path) else { continue };
                 let view =
                     DocView { path: path.clone(), text: doc.text.clone(), index: doc.index.clone(), enc: st.enc };
-                (st.host.snapshot(), view, doc.uri.clone(), doc.version)
+                let from_compiler = st.compiler.diags.get(&path).cloned().unwrap_or_default();
+                (st.host.snapshot(), view, doc.uri.clone(), doc.version, from_compiler)
             };
             let generation = {
                 let mut g = match self.diag_generation.lock() {
@@ -247,11 +253,19 @@ impl Backend {
             let client = self.client.clone();
             let generations = self.diag_generation.clone();
             let log = self.log.clone();
+            // The snapshot goes to a blocking thread right away. Kept in a task that has
+            // not run yet, it could wait behind the next edit, which (on the same worker)
+            // blocks until every snapshot is dropped.
+            let p2 = path.clone();
+            let computing = tokio::task::spawn_blocking(move || {
+                snap.diagnostics(&p2).map(|ds| {
+                    let mut all = proto::diagnostics(&ds, &view);
+                    compiler::merge(&mut all, &from_compiler, &view);
+                    all
+                })
+            });
             tokio::spawn(async move {
-                let p2 = path.clone();
-                let result =
-                    tokio::task::spawn_blocking(move || snap.diagnostics(&p2).map(|ds| proto::diagnostics(&ds, &view)))
-                        .await;
+                let result = computing.await;
                 let diags = match result {
                     Ok(Ok(d)) => d,
                     Ok(Err(_cancelled)) => return,
@@ -295,6 +309,9 @@ impl Backend {
             self.warn(p).await;
         }
         self.schedule_diagnostics(paths);
+        // finding the compiler may take a moment (xcrun, `--version`): not in the way
+        let b = self.clone();
+        tokio::spawn(async move { compiler::settings_changed(&b).await });
     }
 
     /// Asks the client for the `msl` section of its settings, when it can answer.

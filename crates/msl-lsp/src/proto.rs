@@ -99,7 +99,7 @@ pub(crate) async fn initialize(b: &Backend, params: InitializeParams) -> Result<
             ..Default::default()
         })),
         execute_command_provider: Some(ExecuteCommandOptions {
-            commands: vec![COMMAND_SYNTAX_TREE.into()],
+            commands: vec![COMMAND_SYNTAX_TREE.into(), crate::compiler::COMMAND_SHOW_AIR.into()],
             ..Default::default()
         }),
         workspace: Some(WorkspaceServerCapabilities {
@@ -173,29 +173,47 @@ pub(crate) async fn did_open(b: &Backend, params: DidOpenTextDocumentParams) {
 pub(crate) async fn did_change(b: &Backend, params: DidChangeTextDocumentParams) {
     let Some(path) = uri_to_path(&params.text_document.uri) else { return };
     // applied before any await, so that requests that arrive later see the edit
+    let version = params.text_document.version;
     let affected = {
         let mut st = b.lock();
         let enc = st.enc;
         let Some(doc) = st.docs.get_mut(&path) else { return };
+        let mut edits = Vec::new();
         for change in params.content_changes {
             match change.range {
                 Some(range) => {
                     let cs = rope_char(&doc.rope, range.start, enc);
                     let ce = rope_char(&doc.rope, range.end, enc).max(cs);
+                    edits.push(crate::compiler::Edit {
+                        start: doc.rope.char_to_byte(cs),
+                        end: doc.rope.char_to_byte(ce),
+                        new_len: change.text.len(),
+                    });
                     doc.rope.remove(cs..ce);
                     doc.rope.insert(cs, &change.text);
                 }
-                None => doc.rope = Rope::from_str(&change.text),
+                None => {
+                    edits.push(crate::compiler::Edit {
+                        start: 0,
+                        end: doc.rope.len_bytes(),
+                        new_len: change.text.len(),
+                    });
+                    doc.rope = Rope::from_str(&change.text);
+                }
             }
         }
-        doc.version = params.text_document.version;
+        doc.version = version;
         let text: Arc<str> = Arc::from(doc.rope.to_string());
         doc.index = Arc::new(LineIndex::new(&text));
         doc.text = text.clone();
+        for e in edits {
+            st.compiler.edited(&path, e);
+        }
         st.host.set_file_text(&path, text);
         st.host.units_reading(&path)
     };
     b.schedule_diagnostics(affected);
+    crate::compiler::after_edit(b, &path, version);
 }
 
 /// The char index of a position in a rope, clamped to the line and the text.
@@ -234,6 +252,7 @@ pub(crate) async fn did_save(b: &Backend, params: DidSaveTextDocumentParams) {
         return;
     }
     let affected = b.lock().host.units_reading(&path);
+    crate::compiler::after_save(b, &affected);
     b.schedule_diagnostics(affected);
 }
 
@@ -243,6 +262,7 @@ pub(crate) async fn did_close(b: &Backend, params: DidCloseTextDocumentParams) {
         let mut st = b.lock();
         st.docs.remove(&path);
         st.semantic.remove(&path);
+        st.compiler.closed(&path);
         st.host.close(&path);
         // the file on disk is what other units read now
         match std::fs::read(&path) {
@@ -864,9 +884,12 @@ pub(crate) async fn selection_range(b: &Backend, params: SelectionRangeParams) -
 pub(crate) async fn code_action(b: &Backend, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
     let range = params.range;
     let client_diags = params.context.diagnostics;
+    let uri = params.text_document.uri.clone();
+    let from_compiler = uri_to_path(&uri).map(|p| crate::compiler::stored_for(b, &p)).unwrap_or_default();
     b.with_doc(&params.text_document.uri, "code actions", move |snap, view| {
         let r = view.index.text_range(&view.text, range, view.enc);
         let actions = snap.code_actions(&view.path, r)?;
+        let compiler_fixes = crate::compiler::fix_actions(&from_compiler, r, view, &uri, &client_diags);
         Ok(Some(
             actions
                 .into_iter()
@@ -892,6 +915,7 @@ pub(crate) async fn code_action(b: &Backend, params: CodeActionParams) -> Result
                         data: None,
                     })
                 })
+                .chain(compiler_fixes)
                 .collect(),
         ))
     })
@@ -910,6 +934,16 @@ pub(crate) async fn execute_command(b: &Backend, params: ExecuteCommandParams) -
                 .ok_or_else(|| Error::invalid_params("expected the document's URI as the first argument"))?;
             let tree = b.with_doc(&uri, "syntax tree", move |snap, view| snap.syntax_tree(&view.path)).await?;
             Ok(tree.map(Value::String))
+        }
+        crate::compiler::COMMAND_SHOW_AIR => {
+            let uri = params
+                .arguments
+                .first()
+                .and_then(|a| a.get("uri").or(Some(a)))
+                .and_then(|u| u.as_str())
+                .and_then(|u| u.parse::<Uri>().ok())
+                .ok_or_else(|| Error::invalid_params("expected the document's URI as the first argument"))?;
+            crate::compiler::show_air(b, &uri).await
         }
         COMMAND_PANIC => {
             b.run_blocking("msl.internal.panic", || -> msl_ide::Cancellable<Option<Value>> {

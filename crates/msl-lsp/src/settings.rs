@@ -20,6 +20,32 @@ pub struct ClientSettings {
     pub rules: Vec<(String, Level)>,
     pub inlay_auto_types: bool,
     pub inlay_parameter_names: bool,
+    pub compiler: CompilerSettings,
+}
+
+/// When Apple's compiler runs beside our checks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CompilerMode {
+    /// After a file (or a header it includes) is saved.
+    OnSave,
+    /// Also when typing pauses.
+    OnIdle,
+    Off,
+}
+
+/// The `compiler` settings. Only the client (the user's settings) can name the
+/// executable; `msl.toml` cannot.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompilerSettings {
+    pub path: Option<PathBuf>,
+    pub mode: CompilerMode,
+    pub timeout: std::time::Duration,
+}
+
+impl Default for CompilerSettings {
+    fn default() -> Self {
+        CompilerSettings { path: None, mode: CompilerMode::OnSave, timeout: msl_compiler::DEFAULT_TIMEOUT }
+    }
 }
 
 impl Default for ClientSettings {
@@ -32,6 +58,7 @@ impl Default for ClientSettings {
             rules: Vec::new(),
             inlay_auto_types: true,
             inlay_parameter_names: true,
+            compiler: CompilerSettings::default(),
         }
     }
 }
@@ -97,6 +124,24 @@ impl ClientSettings {
             }
             _ => {}
         }
+        if let Some(c) = v.get("compiler") {
+            if let Some(p) = c.get("path").and_then(|p| p.as_str()) {
+                s.compiler.path = msl_compiler::discover::path_setting(p);
+            }
+            match c.get("mode").and_then(|m| m.as_str()) {
+                Some("onSave") | None => {}
+                Some("onIdle") => s.compiler.mode = CompilerMode::OnIdle,
+                Some("off") => s.compiler.mode = CompilerMode::Off,
+                Some(other) => problems.push(format!("compiler mode `{other}`: use \"onSave\", \"onIdle\" or \"off\"")),
+            }
+            if let Some(t) = c.get("timeoutSeconds").and_then(|t| t.as_f64()) {
+                if t > 0.0 && t.is_finite() {
+                    s.compiler.timeout = std::time::Duration::from_secs_f64(t.min(3600.0));
+                } else {
+                    problems.push(format!("compiler timeoutSeconds `{t}` must be positive"));
+                }
+            }
+        }
         s
     }
 
@@ -161,5 +206,17 @@ mod tests {
         let s = ClientSettings::from_json(&json!({"std": "metal9"}), &mut problems);
         assert_eq!(s.std, None);
         assert_eq!(problems.len(), 1);
+        let mut problems = Vec::new();
+        let s = ClientSettings::from_json(
+            &json!({"compiler": {"path": "/opt/metal", "mode": "onIdle", "timeoutSeconds": 5}}),
+            &mut problems,
+        );
+        assert_eq!(s.compiler.path, Some(PathBuf::from("/opt/metal")));
+        assert_eq!(s.compiler.mode, CompilerMode::OnIdle);
+        assert_eq!(s.compiler.timeout, std::time::Duration::from_secs(5));
+        let s = ClientSettings::from_json(&json!({"compiler": {"path": "", "mode": "sometimes"}}), &mut problems);
+        assert_eq!(s.compiler.path, None);
+        assert_eq!(s.compiler.mode, CompilerMode::OnSave);
+        assert_eq!(problems.len(), 1, "{problems:?}");
     }
 }

@@ -625,3 +625,27 @@ async fn survives_panics_garbage_and_huge_inputs() {
     let r = s.client.request("shutdown", Value::Null).await;
     assert_eq!(r, Value::Null);
 }
+
+/// Edits that arrive faster than diagnostics are computed: each edit waits for the
+/// analysis snapshots of the previous one to be dropped, which must never wait on a
+/// task that cannot run.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rapid_edits_right_after_open_do_not_stall_the_server() {
+    let s = start("rapid", json!({})).await;
+    let text = s.text("kernel.metal");
+    s.client.open(&s.uri("kernel.metal"), &text, 1);
+    for v in 2..40 {
+        s.client.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": s.uri("kernel.metal"), "version": v},
+                   "contentChanges": [{"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "text": " "}]}),
+        );
+    }
+    let started = std::time::Instant::now();
+    let symbols =
+        s.client.request("textDocument/documentSymbol", json!({"textDocument": {"uri": s.uri("kernel.metal")}})).await;
+    assert!(symbols.as_array().is_some_and(|a| !a.is_empty()), "{symbols}");
+    assert!(started.elapsed() < Duration::from_secs(20), "took {:?}", started.elapsed());
+    let d = s.client.diagnostics(&s.uri("kernel.metal"), Some(39)).await;
+    assert!(d.is_some());
+}
