@@ -1,7 +1,8 @@
-//! Project tasks: `cargo xtask corpus`, `cargo xtask bench`.
+//! Project tasks: `cargo xtask test`, `corpus`, `bench`, `lsp-bench`, `dist`.
 
 mod bench;
 mod corpus;
+mod editors;
 mod lsp_bench;
 mod test;
 
@@ -22,11 +23,13 @@ fn main() -> ExitCode {
         "bench" => bench::run(rest),
         "lsp-bench" => lsp_bench::run(rest),
         "test" => test::run(rest),
+        "dist" => editors::dist(rest),
         _ => {
             eprintln!(
                 "usage: cargo xtask <command>\n\n\
                  commands:\n  \
-                 test                                            formatting, clippy, all tests and the corpus (what CI runs)\n  \
+                 test [--no-editors]                             formatting, clippy, all tests, the corpus, the editors (what CI runs)\n  \
+                 dist                                            the VS Code extension (.vsix) with the release msl-lsp inside\n  \
                  corpus [--filter TEXT] [--jobs N] [--verbose]   check every unit of the corpus; one summary line\n  \
                  \x20      [--semantic | --cli] [--warnings]        with the checker / through msl-check; list warnings\n  \
                  \x20      [--typos]                                inject typos into names; count those reported\n  \

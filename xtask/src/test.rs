@@ -4,6 +4,7 @@ use std::process::Command;
 
 pub fn run(args: &[String]) -> Result<u8, String> {
     let quick = args.iter().any(|a| a == "--quick");
+    let editors = !quick && !args.iter().any(|a| a == "--no-editors");
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let mut steps: Vec<(&str, Vec<&str>)> = vec![
         ("format", vec!["fmt", "--all", "--check"]),
@@ -42,6 +43,9 @@ pub fn run(args: &[String]) -> Result<u8, String> {
         if !status.success() || crate::corpus::run(&["--cli".to_string()])? != 0 {
             return Err("corpus through msl-check failed".into());
         }
+    }
+    if editors {
+        crate::editors::test()?;
     }
     println!("== all checks passed");
     Ok(0)

@@ -1,0 +1,102 @@
+//! The editor packages: `cargo xtask dist` builds the VS Code extension with the release
+//! `msl-lsp` inside; `cargo xtask test` runs the extensions' own tests through here.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn vscode_dir() -> PathBuf {
+    root().join("editors/vscode")
+}
+
+fn zed_manifest() -> PathBuf {
+    root().join("editors/zed/Cargo.toml")
+}
+
+fn cargo() -> String {
+    std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())
+}
+
+fn npm() -> &'static str {
+    if cfg!(windows) { "npm.cmd" } else { "npm" }
+}
+
+/// Runs a step, printing it and how long it took.
+fn step(name: &str, cmd: &mut Command) -> Result<(), String> {
+    println!("== {name}");
+    let started = Instant::now();
+    let status = cmd.status().map_err(|e| format!("{name}: cannot start {:?}: {e}", cmd.get_program()))?;
+    println!("   ({name}: {:.1} s)", started.elapsed().as_secs_f64());
+    if status.success() { Ok(()) } else { Err(format!("step `{name}` failed ({status})")) }
+}
+
+/// Builds the release server for the host.
+fn release_server() -> Result<PathBuf, String> {
+    step("release msl-lsp", Command::new(cargo()).args(["build", "--release", "--quiet", "-p", "msl-lsp"]))?;
+    let exe = root().join("target/release").join(format!("msl-lsp{}", std::env::consts::EXE_SUFFIX));
+    exe.is_file().then_some(exe.clone()).ok_or_else(|| format!("{} was not built", exe.display()))
+}
+
+/// `npm ci` (when the lock file changed or nothing is installed), bundle the server,
+/// package the `.vsix`; returns its path.
+fn package_vscode(server: &Path) -> Result<PathBuf, String> {
+    let dir = vscode_dir();
+    step("npm ci (editors/vscode)", Command::new(npm()).args(["ci", "--no-audit", "--no-fund"]).current_dir(&dir))?;
+    step(
+        "bundle msl-lsp into the extension",
+        Command::new(npm()).args(["run", "bundle-server", "--"]).arg(server).current_dir(&dir),
+    )?;
+    // a stale package must not be picked up by the end-to-end test
+    for e in std::fs::read_dir(&dir).map_err(|e| e.to_string())?.flatten() {
+        if e.path().extension().is_some_and(|x| x == "vsix") {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
+    step("package the .vsix", Command::new(npm()).args(["run", "package"]).current_dir(&dir))?;
+    std::fs::read_dir(&dir)
+        .map_err(|e| e.to_string())?
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "vsix"))
+        .ok_or_else(|| "no .vsix was written".to_string())
+}
+
+/// `cargo xtask dist`: the VS Code extension with the release server for this host.
+pub fn dist(_args: &[String]) -> Result<u8, String> {
+    let server = release_server()?;
+    let vsix = package_vscode(&server)?;
+    let size = std::fs::metadata(&vsix).map(|m| m.len()).unwrap_or(0);
+    println!("wrote {} ({:.1} MB)", vsix.display(), size as f64 / 1e6);
+    Ok(0)
+}
+
+/// The editors' tests: the VS Code extension's grammar and unit tests, its package,
+/// the end-to-end test in a real VS Code (code-server in headless Chromium); the Zed
+/// extension's host tests, its wasm build and its queries against the grammar.
+pub fn test() -> Result<(), String> {
+    let dir = vscode_dir();
+    let server = release_server()?;
+    let vsix = package_vscode(&server)?;
+    step("VS Code extension: grammar and unit tests", Command::new(npm()).arg("test").current_dir(&dir))?;
+    step(
+        "VS Code extension: end-to-end in code-server",
+        Command::new(npm()).args(["run", "test:e2e"]).env("MSL_VSIX", &vsix).current_dir(&dir),
+    )?;
+    let zed = zed_manifest();
+    step("Zed extension: host tests", Command::new(cargo()).args(["test", "--quiet", "--manifest-path"]).arg(&zed))?;
+    step(
+        "Zed extension: wasm32-wasip2 build",
+        Command::new(cargo())
+            .args(["build", "--release", "--quiet", "--target", "wasm32-wasip2", "--manifest-path"])
+            .arg(&zed),
+    )?;
+    step(
+        "Zed extension: queries against tree-sitter-cpp",
+        Command::new("sh").arg(root().join("editors/zed/tests/check-queries.sh")),
+    )?;
+    Ok(())
+}
