@@ -448,6 +448,14 @@ async function drive(page, port, workspace, changeSettings) {
   );
   log(`activated; status bar: "${(await statusItem.first().innerText()).trim()}"`);
 
+  // nested indexing (`values[order[index]]`) and attributes (`[[buffer(0)]]`) both read as
+  // balanced brackets to the editor's bracket-pair colorization
+  const colored = await editor.locator('[class*="bracket-highlighting-"]').count();
+  const unbalanced = await editor.locator('.unexpected-closing-bracket').count();
+  if (colored === 0 || unbalanced > 0) {
+    fail(`bracket pairs: ${colored} colorized, ${unbalanced} marked unbalanced`);
+  }
+
   // (b) the checker's error shows in the editor and in the Problems panel
   await eventually('an error squiggle in the editor', 60 * 1000, async () => (await editor.locator('.squiggly-error').count()) > 0);
   await page.keyboard.press('Control+Shift+M');

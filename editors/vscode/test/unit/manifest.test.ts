@@ -122,7 +122,10 @@ test('the language configuration is valid', () => {
   const config = readJson('language-configuration.json');
   assert.equal(config.comments.lineComment, '//');
   assert.deepEqual(config.comments.blockComment, ['/*', '*/']);
-  assert.ok(config.brackets.some((b: string[]) => b[0] === '[[' && b[1] === ']]'));
+  // `[[`/`]]` must not be a bracket pair of its own: `a[b[i]]` would then end in one `]]`
+  // token and its two `[` would be marked unbalanced; as nested `[` pairs both forms match
+  assert.ok(config.brackets.some((b: string[]) => b[0] === '[' && b[1] === ']'));
+  assert.ok(!config.brackets.some((b: string[]) => b[0] === '[['));
   const rules = config.indentationRules;
   for (const key of Object.keys(rules)) {
     new RegExp(rules[key]);
