@@ -1,7 +1,11 @@
 // End-to-end test: installs the packaged extension into a real VS Code workbench
 // (code-server), opens a Metal file in headless Chromium and checks that the extension and
-// its language server work: activation, diagnostics in the Problems panel, hover, and the
-// syntax tree and AIR commands.
+// its language server work. In a trusted workspace: activation (language mode and status
+// item), bracket colorization, the checker's error in the Problems panel, the hover of a
+// library function, the syntax tree and AIR commands, settings changes reaching the server,
+// and a missing msl.server.path being reported and recovered from. Then, in a second,
+// untrusted workspace: activation in Restricted Mode with the compiler off, and the full
+// settings sent once trust is granted.
 //
 // Environment:
 //   MSL_VSIX              the .vsix to test (default: the newest *.vsix in editors/vscode)
@@ -247,10 +251,6 @@ async function main() {
   }
   cpSync(join(here, 'fixture'), workspace, { recursive: true });
 
-  const port = await freePort();
-  const configFile = join(temp, 'code-server.yaml');
-  writeFileSync(configFile, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
-
   const settings = {
     'extensions.autoCheckUpdates': false,
     'extensions.autoUpdate': false,
@@ -290,12 +290,16 @@ async function main() {
     XDG_DATA_HOME: join(home, '.local', 'share'),
     XDG_CACHE_HOME: join(home, '.cache'),
   };
-  const common = ['--config', configFile, '--user-data-dir', userData, '--extensions-dir', extensionsDir];
+  const common = ['--user-data-dir', userData, '--extensions-dir', extensionsDir];
+  const serverLog = join(artifacts, 'code-server.log');
+  const configFile = join(temp, 'code-server.yaml');
+  // a config file keeps code-server from writing one under the home directory
+  const writeConfig = (port) => writeFileSync(configFile, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
 
   // 3. install the extension from the .vsix
-  const serverLog = join(artifacts, 'code-server.log');
+  writeConfig(await freePort());
   log('installing the extension');
-  const installed = await runGroup(process.execPath, [entry, ...common, '--install-extension', vsix], {
+  const installed = await runGroup(process.execPath, [entry, '--config', configFile, ...common, '--install-extension', vsix], {
     timeoutMs: 3 * 60 * 1000,
     logFile: serverLog,
     env,
@@ -316,37 +320,7 @@ async function main() {
     }
   }
 
-  // 4. serve the workbench on loopback, in a process group of its own
-  log(`starting code-server on 127.0.0.1:${port}`);
-  const serverOut = createWriteStream(serverLog, { flags: 'a' });
-  const server = spawn(
-    process.execPath,
-    [
-      entry,
-      ...common,
-      '--bind-addr',
-      `127.0.0.1:${port}`,
-      '--auth',
-      'none',
-      '--disable-telemetry',
-      '--disable-update-check',
-      '--disable-workspace-trust',
-      '--disable-getting-started-override',
-      '--ignore-last-opened',
-      workspace,
-    ],
-    { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env },
-  );
-  let serverExited = false;
-  server.on('exit', () => {
-    serverExited = true;
-  });
-  server.stdout.pipe(serverOut);
-  server.stderr.pipe(serverOut);
-  cleanups.push(() => killGroup(server.pid, 'code-server'));
-  await waitForHttp(`http://127.0.0.1:${port}/healthz`, 90 * 1000, () => !serverExited);
-
-  // 5. the browser
+  // 4. the browser
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({
     executablePath: chromiumPath,
@@ -365,14 +339,7 @@ async function main() {
   cleanups.push(async () => {
     await Promise.race([browser.close(), sleep(10 * 1000)]);
   });
-  const context = await browser.newContext({
-    viewport: { width: 1400, height: 900 },
-    permissions: ['clipboard-read', 'clipboard-write'],
-  });
-  const page = await context.newPage();
-  page.setDefaultTimeout(30 * 1000);
   const consoleLines = [];
-  page.on('console', (m) => consoleLines.push(`[${m.type()}] ${m.text()}`));
   cleanups.push(async () => writeFileSync(join(artifacts, 'browser-console.log'), consoleLines.join('\n') + '\n'));
   cleanups.push(async () => {
     // the extension host's logs, including the MSL output channel
@@ -381,6 +348,75 @@ async function main() {
       cpSync(logs, join(artifacts, 'vscode-logs'), { recursive: true });
     }
   });
+  /** The text of the MSL output channel files written since `since` (ms). */
+  const channelText = (since) =>
+    findFiles(join(userData, 'logs'), (f) => f.endsWith('-MSL.log'))
+      .filter((f) => statSync(f).mtimeMs >= since)
+      .map((f) => readFileSync(f, 'utf8'))
+      .join('\n');
+
+  /**
+   * Serves the workbench on loopback in a process group of its own, and opens it in a new
+   * browser page. `stop` ends both.
+   */
+  const openSession = async (name, workspace, extraArgs) => {
+    const port = await freePort();
+    writeConfig(port);
+    log(`${name}: starting code-server on 127.0.0.1:${port}`);
+    const serverOut = createWriteStream(serverLog, { flags: 'a' });
+    const server = spawn(
+      process.execPath,
+      [
+        entry,
+        '--config',
+        configFile,
+        ...common,
+        '--bind-addr',
+        `127.0.0.1:${port}`,
+        '--auth',
+        'none',
+        '--disable-telemetry',
+        '--disable-update-check',
+        '--disable-getting-started-override',
+        '--ignore-last-opened',
+        ...extraArgs,
+        workspace,
+      ],
+      { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env },
+    );
+    let serverExited = false;
+    server.on('exit', () => {
+      serverExited = true;
+    });
+    server.stdout.pipe(serverOut);
+    server.stderr.pipe(serverOut);
+    const stopServer = () => killGroup(server.pid, 'code-server');
+    cleanups.push(stopServer);
+    await waitForHttp(`http://127.0.0.1:${port}/healthz`, 90 * 1000, () => !serverExited);
+
+    const context = await browser.newContext({
+      viewport: { width: 1400, height: 900 },
+      permissions: ['clipboard-read', 'clipboard-write'],
+    });
+    const page = await context.newPage();
+    page.setDefaultTimeout(30 * 1000);
+    page.on('console', (m) => consoleLines.push(`[${name}] [${m.type()}] ${m.text()}`));
+    const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`;
+    log(`${name}: opening ${url}`);
+    await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60 * 1000 });
+    await page.waitForSelector('.monaco-workbench', { timeout: 90 * 1000 });
+    log(`${name}: the workbench is up`);
+    const stop = async () => {
+      await context.close().catch(() => {});
+      await stopServer();
+    };
+    return { page, stop };
+  };
+
+  // 5. a trusted workspace: everything the extension does
+  const trustedStart = Date.now();
+  const first = await openSession('trusted', workspace, ['--disable-workspace-trust']);
+  const page = first.page;
 
   // the workbench does not notice edits made to settings files behind its back, so changes
   // go through its settings editors, like a user's would
@@ -389,11 +425,7 @@ async function main() {
       which === 'user'
         ? ['Open User Settings (JSON)', 'telemetry.telemetryLevel', settings]
         : ['Open Remote Settings (JSON)', MACHINE_MARKER, machineSettings];
-    await page.keyboard.press('F1');
-    const input = page.locator('.quick-input-widget input');
-    await input.fill(`>Preferences: ${title}`);
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
-    await page.keyboard.press('Enter');
+    await runPaletteCommand(page, `Preferences: ${title}`);
     const settingsEditor = page.locator('.editor-instance .monaco-editor', { hasText: marker }).first();
     await settingsEditor.waitFor();
     await settingsEditor.locator('.view-lines').click();
@@ -405,29 +437,41 @@ async function main() {
     await page.locator('.tab.dirty', { hasText: 'settings.json' }).waitFor({ state: 'detached' });
   };
   try {
-    await drive(page, port, workspace, changeSettings);
+    await drive(page, changeSettings);
     // the extension says in its log which server it started first
     const expected = process.env.MSL_LSP ? `${machineSettings['msl.server.path']} (setting)` : `${bundled} (bundled)`;
-    const channel = findFiles(join(userData, 'logs'), (f) => f.endsWith('-MSL.log'));
-    const first = channel.map((f) => readFileSync(f, 'utf8')).join('\n').match(/Starting (.*)\./);
-    if (first === null || first[1] !== expected) {
-      fail(`expected the extension to start ${expected}, its log says: ${first ? first[0] : '(nothing)'}`);
+    const started = channelText(trustedStart).match(/Starting (.*)\./);
+    if (started === null || started[1] !== expected) {
+      fail(`expected the extension to start ${expected}, its log says: ${started ? started[0] : '(nothing)'}`);
     }
     log(`the extension started ${expected}`);
   } catch (e) {
     await page.screenshot({ path: join(artifacts, 'e2e-failure.png') }).catch(() => {});
     throw e;
   }
+  await first.stop();
+
+  // 6. an untrusted workspace: the extension works in restricted mode with the compiler off,
+  // and sends the full settings once the user trusts the folder
+  const untrusted = join(temp, 'untrusted-workspace');
+  cpSync(join(here, 'fixture'), untrusted, { recursive: true });
+  writeFileSync(
+    join(userData, 'User', 'settings.json'),
+    settingsText.user({ ...settings, 'msl.trace.server': 'verbose', 'security.workspace.trust.startupPrompt': 'never' }),
+  );
+  const untrustedStart = Date.now();
+  const second = await openSession('untrusted', untrusted, []);
+  try {
+    await checkRestrictedMode(second.page, () => channelText(untrustedStart));
+  } catch (e) {
+    await second.page.screenshot({ path: join(artifacts, 'e2e-failure.png') }).catch(() => {});
+    throw e;
+  }
+  await second.stop();
 }
 
-async function drive(page, port, workspace, changeSettings) {
-  const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`;
-  log(`opening ${url}`);
-  await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60 * 1000 });
-  await page.waitForSelector('.monaco-workbench', { timeout: 90 * 1000 });
-  log('the workbench is up');
-
-  // open the Metal file from the explorer
+/** Opens the fixture from the explorer and waits for the Metal language server to run. */
+async function openFixture(page) {
   const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: FIXTURE_FILE });
   await row.first().waitFor({ timeout: 60 * 1000 });
   await row.first().dblclick();
@@ -435,16 +479,52 @@ async function drive(page, port, workspace, changeSettings) {
   await editor.locator('.view-lines').waitFor();
   await editor.locator('.view-line', { hasText: 'clamb' }).waitFor();
   log(`${FIXTURE_FILE} is open`);
+  const statusItem = page.locator('.statusbar-item', { hasText: /Metal \d+\.\d+/ });
+  await eventually('the MSL status bar item to appear', 60 * 1000, async () => (await statusItem.count()) > 0);
+  await eventually('the MSL status bar item to show a running server', 60 * 1000, async () =>
+    (await statusItem.first().locator('.codicon-check').count()) > 0,
+  );
+  return { editor, statusItem };
+}
+
+async function checkRestrictedMode(page, channel) {
+  await eventually('the second workspace to open in Restricted Mode', 30 * 1000, async () =>
+    (await page.locator('.statusbar-item', { hasText: 'Restricted Mode' }).count()) > 0,
+  );
+  await openFixture(page);
+  log('in Restricted Mode the extension activated and its server runs');
+  // the initialize request carries the settings; its trace shows them
+  const compilerOff = /"compiler":\s*\{\s*"path":\s*null,\s*"mode":\s*"off"\s*\}/;
+  const init = await eventually('the traced initialize request', 30 * 1000, async () => {
+    const m = /Sending request 'initialize[\s\S]*?(?=\[Trace)/.exec(channel());
+    return m === null ? false : m[0];
+  });
+  if (!compilerOff.test(init)) {
+    fail(`in Restricted Mode initialize should send compiler.mode "off":\n${init.slice(0, 2000)}`);
+  }
+  log('in Restricted Mode the server was told not to run the compiler');
+
+  await runPaletteCommand(page, 'Workspaces: Manage Workspace Trust');
+  const trustButton = page.locator('.workspace-trust-editor .monaco-button', { hasText: /^Trust$/ });
+  await trustButton.first().click();
+  await eventually('the extension to send the full settings after trust was granted', 30 * 1000, async () => {
+    const text = channel();
+    const after = text.slice(text.indexOf('The workspace is now trusted'));
+    return (
+      text.includes('The workspace is now trusted') &&
+      /Sending notification 'workspace\/didChangeConfiguration'[\s\S]*"mode":\s*"onSave"/.test(after)
+    );
+  });
+  log('granting trust sent compiler.mode "onSave" to the server');
+}
+
+async function drive(page, changeSettings) {
+  const { editor, statusItem } = await openFixture(page);
 
   // (a) activation: the language mode is Metal and the status item reports a running server
   const mode = page.locator('#status\\.editor\\.mode');
   await eventually('the language mode indicator to say "Metal"', 30 * 1000, async () =>
     /\bMetal\b/.test(await mode.innerText()),
-  );
-  const statusItem = page.locator('.statusbar-item', { hasText: /Metal \d+\.\d+/ });
-  await eventually('the MSL status bar item to appear', 60 * 1000, async () => (await statusItem.count()) > 0);
-  await eventually('the MSL status bar item to show a running server', 60 * 1000, async () =>
-    (await statusItem.first().locator('.codicon-check').count()) > 0,
   );
   log(`activated; status bar: "${(await statusItem.first().innerText()).trim()}"`);
 
@@ -552,6 +632,11 @@ async function drive(page, port, workspace, changeSettings) {
 /** Runs a command from the palette with the Metal editor focused. */
 async function runCommand(page, editor, title) {
   await editor.locator('.view-lines').click();
+  await runPaletteCommand(page, title);
+}
+
+/** Runs a command by its title from the command palette. */
+async function runPaletteCommand(page, title) {
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input');
   await input.waitFor();
