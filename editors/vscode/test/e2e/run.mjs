@@ -521,7 +521,8 @@ async function checkRestrictedMode(page, channel) {
 async function drive(page, changeSettings) {
   const { editor, statusItem } = await openFixture(page);
 
-  // (a) activation: the language mode is Metal and the status item reports a running server
+  // (a) activation: the status item reports a running server (openFixture waited for it)
+  // and the language mode is Metal
   const mode = page.locator('#status\\.editor\\.mode');
   await eventually('the language mode indicator to say "Metal"', 30 * 1000, async () =>
     /\bMetal\b/.test(await mode.innerText()),
@@ -530,9 +531,11 @@ async function drive(page, changeSettings) {
 
   // nested indexing (`values[order[index]]`) and attributes (`[[buffer(0)]]`) both read as
   // balanced brackets to the editor's bracket-pair colorization
-  const colored = await editor.locator('[class*="bracket-highlighting-"]').count();
+  const colored = await eventually('bracket pairs to be colorized', 30 * 1000, async () =>
+    editor.locator('[class*="bracket-highlighting-"]').count(),
+  );
   const unbalanced = await editor.locator('.unexpected-closing-bracket').count();
-  if (colored === 0 || unbalanced > 0) {
+  if (unbalanced > 0) {
     fail(`bracket pairs: ${colored} colorized, ${unbalanced} marked unbalanced`);
   }
 
