@@ -14,7 +14,7 @@ export interface ServerSettings {
   defines: string[];
   rules: Record<string, RuleLevel>;
   inlayHints: { autoTypes: boolean; parameterNames: boolean };
-  compiler: { path: string | null; mode: CompilerMode };
+  compiler: { path: string | null; mode: CompilerMode; timeoutSeconds: number };
 }
 
 /** Reads one `msl.*` setting by its key below `msl` (e.g. `"inlayHints.autoTypes"`). */
@@ -34,6 +34,9 @@ export interface Conversion {
   /** Values that were ignored because they had the wrong shape, in words for the log. */
   readonly problems: string[];
 }
+
+/** How long one compiler run may take, unless configured otherwise (as in package.json). */
+export const DEFAULT_COMPILER_TIMEOUT_SECONDS = 30;
 
 /** The Metal version msl-lsp uses when none is configured. */
 export const DEFAULT_METAL_VERSION = '4.1';
@@ -109,7 +112,7 @@ export function toServerSettings(read: SettingReader, ctx: ConversionContext): C
     defines: [],
     rules: {},
     inlayHints: { autoTypes: true, parameterNames: true },
-    compiler: { path: null, mode: 'onSave' },
+    compiler: { path: null, mode: 'onSave', timeoutSeconds: DEFAULT_COMPILER_TIMEOUT_SECONDS },
   };
 
   const std = read('std');
@@ -187,7 +190,18 @@ export function toServerSettings(read: SettingReader, ctx: ConversionContext): C
       mode = m;
     }
   }
-  settings.compiler = { path, mode: ctx.trusted ? mode : 'off' };
+  const timeoutValue = read('compiler.timeoutSeconds');
+  let timeoutSeconds = DEFAULT_COMPILER_TIMEOUT_SECONDS;
+  if (timeoutValue !== undefined && timeoutValue !== null) {
+    if (typeof timeoutValue === 'number' && Number.isFinite(timeoutValue) && timeoutValue > 0) {
+      timeoutSeconds = Math.min(timeoutValue, 3600);
+    } else {
+      problems.push(
+        `msl.compiler.timeoutSeconds ${JSON.stringify(timeoutValue)} is not a positive number; using ${DEFAULT_COMPILER_TIMEOUT_SECONDS}.`,
+      );
+    }
+  }
+  settings.compiler = { path, mode: ctx.trusted ? mode : 'off', timeoutSeconds };
 
   return { settings, problems };
 }

@@ -10,6 +10,8 @@ export interface ServerStatus {
   std: string;
   platform: string;
   compiler: { path: string; version: string } | null;
+  /** When the server runs the compiler, as it understood the settings. */
+  compilerMode?: string;
 }
 
 export interface StatusInput {
@@ -95,7 +97,14 @@ export function statusView(input: StatusInput): StatusView {
     lines.push('Compiler: off (the workspace is not trusted)');
   } else if (input.server !== undefined) {
     const c = input.server.compiler;
-    lines.push(c === null ? 'Compiler: none in use' : `Compiler: ${c.path}${c.version ? ` (${c.version})` : ''}`);
+    if (input.server.compilerMode === 'off') {
+      lines.push('Compiler: off');
+    } else if (c === null) {
+      lines.push('Compiler: none found');
+    } else {
+      const details = [c.version, input.server.compilerMode].filter((x) => x).join(', ');
+      lines.push(`Compiler: ${c.path}${details ? ` (${details})` : ''}`);
+    }
   } else if (input.compilerMode === 'off') {
     lines.push('Compiler: off');
   }
@@ -127,5 +136,9 @@ export function parseServerStatus(params: unknown): ServerStatus | undefined {
     }
     compiler = { path: c.path, version: typeof c.version === 'string' ? c.version : '' };
   }
-  return { std: p.std, platform: p.platform, compiler };
+  const status: ServerStatus = { std: p.std, platform: p.platform, compiler };
+  if (typeof p.compilerMode === 'string') {
+    status.compilerMode = p.compilerMode;
+  }
+  return status;
 }

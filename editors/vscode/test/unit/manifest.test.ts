@@ -30,6 +30,7 @@ test('every setting has a description and a default', () => {
     'msl.inlayHints.parameterNames',
     'msl.compiler.path',
     'msl.compiler.mode',
+    'msl.compiler.timeoutSeconds',
     'msl.server.path',
     'msl.trace.server',
   ]) {

@@ -20,6 +20,7 @@ const DEFAULTS = {
   'inlayHints.parameterNames': true,
   'compiler.path': '',
   'compiler.mode': 'onSave',
+  'compiler.timeoutSeconds': 30,
   'server.path': '',
   'trace.server': 'off',
 };
@@ -31,7 +32,7 @@ test('defaults leave std and platform to the server', () => {
     defines: [],
     rules: {},
     inlayHints: { autoTypes: true, parameterNames: true },
-    compiler: { path: null, mode: 'onSave' },
+    compiler: { path: null, mode: 'onSave', timeoutSeconds: 30 },
   });
   assert.deepEqual(problems, []);
   // the keys the server does not know never reach it
@@ -57,6 +58,7 @@ test('every setting is carried over under the server key names', () => {
       'inlayHints.parameterNames': true,
       'compiler.path': '/usr/bin/xcrun',
       'compiler.mode': 'onIdle',
+      'compiler.timeoutSeconds': 5,
     }),
     trusted,
   );
@@ -68,7 +70,7 @@ test('every setting is carried over under the server key names', () => {
     defines: ['TILE=16', 'USE_SIMD', 'EXPR=(a + b)'],
     rules: { W1101: 'off', W1301: 'error', E0100: 'warning' },
     inlayHints: { autoTypes: false, parameterNames: true },
-    compiler: { path: '/usr/bin/xcrun', mode: 'onIdle' },
+    compiler: { path: '/usr/bin/xcrun', mode: 'onIdle', timeoutSeconds: 5 },
   });
 });
 
@@ -102,6 +104,7 @@ test('values of the wrong shape are dropped and reported', () => {
       'inlayHints.parameterNames': null,
       'compiler.path': 12,
       'compiler.mode': 'always',
+      'compiler.timeoutSeconds': -1,
     }),
     trusted,
   );
@@ -110,7 +113,7 @@ test('values of the wrong shape are dropped and reported', () => {
     defines: ['OK'],
     rules: { W1103: 'off' },
     inlayHints: { autoTypes: true, parameterNames: true },
-    compiler: { path: null, mode: 'onSave' },
+    compiler: { path: null, mode: 'onSave', timeoutSeconds: 30 },
   });
   const all = problems.join('\n');
   for (const expected of [
@@ -125,10 +128,11 @@ test('values of the wrong shape are dropped and reported', () => {
     /msl\.inlayHints\.autoTypes should be true or false/,
     /msl\.compiler\.path should be a string/,
     /msl\.compiler\.mode "always"/,
+    /msl\.compiler\.timeoutSeconds -1 is not a positive number/,
   ]) {
     assert.match(all, expected);
   }
-  assert.equal(problems.length, 11);
+  assert.equal(problems.length, 12);
 });
 
 test('rules that are not an object are reported', () => {
@@ -145,6 +149,16 @@ test('an unusual std is passed on, with a note, so the server can explain', () =
   assert.match(problems.join(), /does not look like a Metal version/);
   for (const good of ['metal4.1', '3.2', 'macos-metal2.4', 'ios-metal2.4', 'IOS-2.4']) {
     assert.deepEqual(toServerSettings(reader({ std: good }), trusted).problems, [], good);
+  }
+});
+
+test('the compiler timeout is capped at an hour and must be a positive number', () => {
+  const timeout = (value: unknown) => toServerSettings(reader({ 'compiler.timeoutSeconds': value }), trusted);
+  assert.equal(timeout(2.5).settings.compiler.timeoutSeconds, 2.5);
+  assert.equal(timeout(99999).settings.compiler.timeoutSeconds, 3600);
+  for (const bad of [0, '10', Number.NaN]) {
+    assert.equal(timeout(bad).settings.compiler.timeoutSeconds, 30, String(bad));
+    assert.equal(timeout(bad).problems.length, 1, String(bad));
   }
 });
 
@@ -166,7 +180,7 @@ test('path variables', () => {
 test('workspace/configuration answers for msl and its parts only', () => {
   const { settings } = toServerSettings(reader({ std: 'metal3.0', 'compiler.mode': 'onIdle' }), { trusted: false });
   assert.deepEqual(configurationFor('msl', settings), settings);
-  assert.deepEqual(configurationFor('msl.compiler', settings), { path: null, mode: 'off' });
+  assert.deepEqual(configurationFor('msl.compiler', settings), { path: null, mode: 'off', timeoutSeconds: 30 });
   assert.equal(configurationFor('msl.inlayHints.autoTypes', settings), true);
   assert.equal(configurationFor('msl.std', settings), 'metal3.0');
   assert.equal(configurationFor('msl.nothing.here', settings), null);

@@ -58,7 +58,20 @@ test('what the server reports wins, with the compiler in the tooltip', () => {
   assert.match(view.tooltip, /Compiler: \/usr\/bin\/metal \(32023\.35\)/);
 
   const none = statusView({ state: 'running', trusted: true, server: { std: '4.1', platform: 'macos', compiler: null } });
-  assert.match(none.tooltip, /Compiler: none in use/);
+  assert.match(none.tooltip, /Compiler: none found/);
+
+  const withMode = statusView({
+    state: 'running',
+    trusted: true,
+    server: { std: 'metal4.1', platform: 'macos', compiler: { path: '/usr/bin/xcrun', version: '' }, compilerMode: 'onIdle' },
+  });
+  assert.match(withMode.tooltip, /Compiler: \/usr\/bin\/xcrun \(onIdle\)/);
+  const off = statusView({
+    state: 'running',
+    trusted: true,
+    server: { std: 'metal4.1', platform: 'macos', compiler: null, compilerMode: 'off' },
+  });
+  assert.match(off.tooltip, /Compiler: off/);
 });
 
 test('an untrusted workspace says the compiler is off', () => {
@@ -83,6 +96,22 @@ test('msl/status notifications are checked before use', () => {
     compiler: { path: '/x/metal', version: '2' },
   });
   assert.deepEqual(parseServerStatus({ std: '3.2', platform: 'ios' }), { std: '3.2', platform: 'ios', compiler: null });
+  // the shape the server sends, with fields the status bar does not use
+  assert.deepEqual(
+    parseServerStatus({
+      std: 'metal3.2',
+      version: '3.2',
+      platform: 'macos',
+      compiler: { path: '/usr/bin/xcrun', version: 'metal 32023.35' },
+      compilerMode: 'onSave',
+    }),
+    {
+      std: 'metal3.2',
+      platform: 'macos',
+      compiler: { path: '/usr/bin/xcrun', version: 'metal 32023.35' },
+      compilerMode: 'onSave',
+    },
+  );
   assert.deepEqual(parseServerStatus({ std: '3.2', platform: 'ios', compiler: { path: '/m' } }), {
     std: '3.2',
     platform: 'ios',
