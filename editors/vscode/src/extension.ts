@@ -64,6 +64,8 @@ class Controller implements vscode.Disposable {
   private lifecycle: Promise<void> = Promise.resolve();
   private state: ServerState = 'stopped';
   private server: ServerFound | undefined;
+  /** `msl.server.path` as it was when the server was last started. */
+  private serverPathSetting: string | undefined;
 
   constructor(private readonly context: vscode.ExtensionContext) {
     this.output = vscode.window.createOutputChannel('MSL');
@@ -173,6 +175,7 @@ class Controller implements vscode.Disposable {
     const bundled = path.join(this.context.extensionPath, 'server', serverFileName(process.platform));
     ensureExecutable(bundled);
     const setting = this.config().get<string>('server.path');
+    this.serverPathSetting = setting?.trim() ?? '';
     const found = findServer(setting, this.context.extensionPath, nodeHost(), this.workspaceFolder());
     if (found.kind !== 'found') {
       this.server = undefined;
@@ -294,16 +297,21 @@ class Controller implements vscode.Disposable {
     return ours.map((v, i) => (v !== undefined ? v : others[i]));
   }
 
-  /** Sends the current settings to a running server. */
+  /**
+   * Sends the current settings to a running server. Queued behind any start or restart in
+   * progress, so that they reach the server that ends up running.
+   */
   private pushSettings(): void {
     this.render();
-    const client = this.client;
-    if (client === undefined || !client.isRunning()) {
-      return;
-    }
-    const { settings } = this.convert(true);
-    client
-      .sendNotification(DidChangeConfigurationNotification.type, { settings: { msl: settings } })
+    this.lifecycle = this.lifecycle
+      .then(async () => {
+        const client = this.client;
+        if (client === undefined || !client.isRunning()) {
+          return;
+        }
+        const { settings } = this.convert(true);
+        await client.sendNotification(DidChangeConfigurationNotification.type, { settings: { msl: settings } });
+      })
       .catch((e) => this.log(`Could not send the settings: ${errorText(e)}`));
   }
 
@@ -311,8 +319,11 @@ class Controller implements vscode.Disposable {
     if (!e.affectsConfiguration('msl')) {
       return;
     }
-    if (e.affectsConfiguration('msl.server.path')) {
-      this.log('msl.server.path changed.');
+    // VS Code also reports restricted settings as changed when trust is granted; only a new
+    // value is a reason to restart
+    const serverPath = this.config().get<string>('server.path')?.trim() ?? '';
+    if (e.affectsConfiguration('msl.server.path') && serverPath !== this.serverPathSetting) {
+      this.log(`msl.server.path changed to "${serverPath}".`);
       void this.restart();
       return;
     }
