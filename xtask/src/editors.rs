@@ -34,11 +34,26 @@ fn step(name: &str, cmd: &mut Command) -> Result<(), String> {
     if status.success() { Ok(()) } else { Err(format!("step `{name}` failed ({status})")) }
 }
 
-/// Builds the release server for the host.
+/// Builds the release server for the host; returns a copy without debug information
+/// (the release profile keeps line tables for profiling, which the package does not need).
 fn release_server() -> Result<PathBuf, String> {
     step("release msl-lsp", Command::new(cargo()).args(["build", "--release", "--quiet", "-p", "msl-lsp"]))?;
-    let exe = root().join("target/release").join(format!("msl-lsp{}", std::env::consts::EXE_SUFFIX));
-    exe.is_file().then_some(exe.clone()).ok_or_else(|| format!("{} was not built", exe.display()))
+    let name = format!("msl-lsp{}", std::env::consts::EXE_SUFFIX);
+    let exe = root().join("target/release").join(&name);
+    if !exe.is_file() {
+        return Err(format!("{} was not built", exe.display()));
+    }
+    let dist = root().join("target/release/dist");
+    std::fs::create_dir_all(&dist).map_err(|e| e.to_string())?;
+    let copy = dist.join(&name);
+    std::fs::copy(&exe, &copy).map_err(|e| format!("{}: {e}", copy.display()))?;
+    if cfg!(unix) {
+        match Command::new("strip").arg(&copy).status() {
+            Ok(s) if s.success() => {}
+            _ => println!("   (no `strip` here: the server is packaged with its debug information)"),
+        }
+    }
+    Ok(copy)
 }
 
 /// `npm ci` (when the lock file changed or nothing is installed), bundle the server,
@@ -78,6 +93,7 @@ pub fn dist(_args: &[String]) -> Result<u8, String> {
 /// the end-to-end test in a real VS Code (code-server in headless Chromium); the Zed
 /// extension's host tests, its wasm build and its queries against the grammar.
 pub fn test() -> Result<(), String> {
+    println!("== editors");
     let dir = vscode_dir();
     let server = release_server()?;
     let vsix = package_vscode(&server)?;

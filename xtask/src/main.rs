@@ -28,7 +28,7 @@ fn main() -> ExitCode {
             eprintln!(
                 "usage: cargo xtask <command>\n\n\
                  commands:\n  \
-                 test [--no-editors]                             formatting, clippy, all tests, the corpus, the editors (what CI runs)\n  \
+                 test [--no-editors | --editors-only]            formatting, clippy, all tests, the corpus, the editors (what CI runs)\n  \
                  dist                                            the VS Code extension (.vsix) with the release msl-lsp inside\n  \
                  corpus [--filter TEXT] [--jobs N] [--verbose]   check every unit of the corpus; one summary line\n  \
                  \x20      [--semantic | --cli] [--warnings]        with the checker / through msl-check; list warnings\n  \

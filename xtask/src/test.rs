@@ -5,6 +5,10 @@ use std::process::Command;
 pub fn run(args: &[String]) -> Result<u8, String> {
     let quick = args.iter().any(|a| a == "--quick");
     let editors = !quick && !args.iter().any(|a| a == "--no-editors");
+    if args.iter().any(|a| a == "--editors-only") {
+        crate::editors::test()?;
+        return Ok(0);
+    }
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let mut steps: Vec<(&str, Vec<&str>)> = vec![
         ("format", vec!["fmt", "--all", "--check"]),

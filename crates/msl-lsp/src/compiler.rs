@@ -147,8 +147,8 @@ async fn announce(b: &Backend, d: &Discovery) {
         Some(c) => b.info(format!("Metal compiler: {}", c.describe())).await,
         None => {
             b.info(format!(
-                "no Apple Metal compiler found (looked at: {}); msl's own checks run as usual. Set `compiler.path` \
-                 in the settings or $MSL_COMPILER to use one",
+                "no Apple Metal compiler found (looked at: {}); msl's own checks run as usual. To use one, set \
+                 the `compiler.path` setting (`msl.compiler.path` in VS Code) or $MSL_COMPILER",
                 d.tried.join("; ")
             ))
             .await
@@ -612,7 +612,7 @@ pub(crate) async fn show_air(b: &Backend, uri: &Uri) -> Result<Option<Value>> {
     let Some(result) = result else {
         return Err(failed(format!(
             "no Apple Metal compiler was found on this machine (looked at: {}), so there is no AIR to show. \
-             Set `compiler.path` in the settings or $MSL_COMPILER",
+             Set the `compiler.path` setting (`msl.compiler.path` in VS Code) or $MSL_COMPILER",
             d.tried.join("; ")
         )));
     };
