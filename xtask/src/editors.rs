@@ -60,7 +60,12 @@ fn release_server() -> Result<PathBuf, String> {
 /// package the `.vsix`; returns its path.
 fn package_vscode(server: &Path) -> Result<PathBuf, String> {
     let dir = vscode_dir();
-    step("npm ci (editors/vscode)", Command::new(npm()).args(["ci", "--no-audit", "--no-fund"]).current_dir(&dir))?;
+    // no install scripts: nothing in the build needs them, and some would fetch
+    // prebuilt binaries or headers from outside the package registry
+    step(
+        "npm ci (editors/vscode)",
+        Command::new(npm()).args(["ci", "--no-audit", "--no-fund", "--ignore-scripts"]).current_dir(&dir),
+    )?;
     step(
         "bundle msl-lsp into the extension",
         Command::new(npm()).args(["run", "bundle-server", "--"]).arg(server).current_dir(&dir),

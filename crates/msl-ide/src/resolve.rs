@@ -103,11 +103,13 @@ pub(crate) fn resolve(cx: &FileCtx, tok: &SyntaxToken, prefer_declaration: bool)
 }
 
 pub(crate) fn builtin(name: &str) -> Option<Def> {
+    // an unqualified name never means an enumerator of a scoped enum (`depth_clip_mode::clamp`)
     let entries: Vec<Entry> = Stdlib::get()
         .lookup(name)
         .iter()
         .copied()
         .filter(|e| !matches!(e, Entry::Attribute(_) | Entry::Method(_) | Entry::Member(_)))
+        .filter(|e| !matches!(e, Entry::EnumMember(en, _) if en.scoped))
         .collect();
     (!entries.is_empty()).then_some(Def::Builtin(entries))
 }

@@ -143,6 +143,8 @@ async fn hover_documents_library_user_symbols_attributes_and_macros() {
     assert!(text.contains("clamp"), "{text}");
     assert_eq!(h["contents"]["kind"], "markdown");
     assert!(text.contains("Metal"), "library hovers say where the function comes from: {text}");
+    // not the enumerator `depth_clip_mode::clamp`, which a plain `clamp` cannot name
+    assert!(!text.contains("depth_clip_mode"), "{text}");
     let h = s.at("textDocument/hover", "kernel.metal", "params.scale", 2).await;
     assert!(md(&h).contains("constant Params &params"), "{}", md(&h));
     assert!(md(&h).contains("address space"), "{}", md(&h));
