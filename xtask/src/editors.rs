@@ -103,9 +103,19 @@ pub fn test() -> Result<(), String> {
     let server = release_server()?;
     let vsix = package_vscode(&server)?;
     step("VS Code extension: grammar and unit tests", Command::new(npm()).arg("test").current_dir(&dir))?;
+    // the stand-in for Apple's compiler, so that Show AIR has something to show
+    step(
+        "stand-in Metal compiler",
+        Command::new(cargo()).args(["build", "--quiet", "-p", "msl-compiler", "--bin", "msl-compiler-standin"]),
+    )?;
+    let standin = root().join("target/debug").join(format!("msl-compiler-standin{}", std::env::consts::EXE_SUFFIX));
     step(
         "VS Code extension: end-to-end in code-server",
-        Command::new(npm()).args(["run", "test:e2e"]).env("MSL_VSIX", &vsix).current_dir(&dir),
+        Command::new(npm())
+            .args(["run", "test:e2e"])
+            .env("MSL_VSIX", &vsix)
+            .env("MSL_STANDIN", &standin)
+            .current_dir(&dir),
     )?;
     let zed = zed_manifest();
     step("Zed extension: host tests", Command::new(cargo()).args(["test", "--quiet", "--manifest-path"]).arg(&zed))?;

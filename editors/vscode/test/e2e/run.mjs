@@ -15,7 +15,7 @@
 //   MSL_E2E_KEEP=1        keep the temporary workspace and profile for inspection
 
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, accessSync, constants } from 'node:fs';
+import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, accessSync, constants } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -29,6 +29,8 @@ const codeServerDir = resolve(process.env.MSL_CODE_SERVER_DIR || '/tmp/msl-code-
 const chromiumPath = process.env.MSL_CHROMIUM || '/usr/bin/chromium';
 const TOTAL_TIMEOUT_MS = 15 * 60 * 1000;
 const FIXTURE_FILE = 'shader.metal';
+// a stand-in for Apple's compiler (built by the repository's tests), when given
+const STANDIN = process.env.MSL_STANDIN ? resolve(process.env.MSL_STANDIN) : null;
 
 const started = Date.now();
 function log(message) {
@@ -273,6 +275,31 @@ async function main() {
   } else {
     log('using the msl-lsp bundled in the .vsix');
   }
+  // with a stand-in for Apple's compiler (MSL_STANDIN, built by the repository's tests),
+  // Show AIR must open the IR it writes; without one, the server's error is shown
+  if (STANDIN) {
+    const tools = join(temp, 'compiler tools');
+    mkdirSync(tools, { recursive: true });
+    const metal = join(tools, 'metal');
+    copyFileSync(STANDIN, metal);
+    chmodSync(metal, 0o755);
+    const air = [
+      "; ModuleID = '{input}'",
+      'source_filename = "{input_ir}"',
+      'target triple = "air64_v27-apple-macosx15.0.0"',
+      '',
+      'define void @saturate() local_unnamed_addr #0 {',
+      '  ret void',
+      '}',
+      '',
+    ].join('\n');
+    writeFileSync(
+      join(tools, 'standin.json'),
+      JSON.stringify({ version: 'standin metal version 1\n', air, require: ['-S', '-emit-llvm', '-gline-tables-only'] }),
+    );
+    machineSettings['msl.compiler.path'] = metal;
+    log(`using a stand-in Metal compiler: ${metal}`);
+  }
   const MACHINE_MARKER = '// machine settings of the msl end-to-end test';
   const settingsText = {
     user: (values) => JSON.stringify(values, null, 2),
@@ -494,7 +521,8 @@ async function checkRestrictedMode(page, channel) {
   await openFixture(page);
   log('in Restricted Mode the extension activated and its server runs');
   // the initialize request carries the settings; its trace shows them
-  const compilerOff = /"compiler":\s*\{\s*"path":\s*null,\s*"mode":\s*"off"/;
+  // (the path, a machine setting, may be set: the mode is what keeps the compiler off)
+  const compilerOff = /"compiler":\s*\{\s*"path":\s*(null|"[^"]*"),\s*"mode":\s*"off"/;
   const init = await eventually('the traced initialize request', 30 * 1000, async () => {
     const m = /Sending request 'initialize[\s\S]*?(?=\[Trace)/.exec(channel());
     return m === null ? false : m[0];
@@ -599,6 +627,18 @@ async function drive(page, changeSettings) {
     return false;
   });
   log(`MSL: Show AIR gave ${outcome}`);
+  if (STANDIN) {
+    if (outcome !== 'the AIR document') {
+      fail(`with a compiler configured, MSL: Show AIR should open the IR, but gave ${outcome}`);
+    }
+    const ir = page.locator('.editor-instance .view-line', { hasText: 'air64_v27-apple-macosx15.0.0' });
+    await eventually('the AIR document to show the IR', 30 * 1000, async () => (await ir.count()) > 0);
+    const name = page.locator('.editor-instance .view-line', { hasText: `${FIXTURE_FILE}` });
+    if ((await name.count()) === 0) {
+      fail('the AIR document does not name the source file');
+    }
+    log('MSL: Show AIR opened the IR beside the source');
+  }
   await page.screenshot({ path: join(artifacts, 'e2e-commands.png') });
 
   // changed settings reach the running server: the error becomes a warning, and the
