@@ -10,7 +10,9 @@ pub mod discover;
 pub mod run;
 
 use std::ffi::OsString;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
+
+use msl_syntax::vfs::normalize;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
@@ -435,24 +437,6 @@ pub fn llvm_escape(s: &str) -> String {
     out
 }
 
-/// Removes `.` components and resolves `..` lexically (the compiler prints paths the
-/// way it opened them).
-pub fn normalize(p: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in p.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                if !out.pop() {
-                    out.push("..");
-                }
-            }
-            other => out.push(other.as_os_str()),
-        }
-    }
-    out
-}
-
 /// Test support for the crates above this one: the stand-in compiler executable
 /// (`standin/main.rs`), built by Cargo into the same target directory as the test
 /// binaries. `near` is any executable of that directory (e.g. the crate's own binary);
@@ -515,10 +499,5 @@ mod tests {
         assert!(same_problem("expected `;`", "expected ';' after expression"));
         assert!(!same_problem("missing semicolon", "unused variable 'x'"));
         assert!(same_problem("syntax error", "expected expression"));
-    }
-
-    #[test]
-    fn normalizing() {
-        assert_eq!(normalize(Path::new("/a/./b/../c")), PathBuf::from("/a/c"));
     }
 }

@@ -91,11 +91,11 @@ fn main() {
         let dir = parsed.input.parent().map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
         let cwd_s = cwd.to_string_lossy().into_owned();
         s.replace("{input_fixit}", &fixit_escape(&input))
-            .replace("{input_ir}", &ir_escape(&input))
-            .replace("{input_dir_ir}", &ir_escape(&dir))
+            .replace("{input_ir}", &msl_compiler::llvm_escape(&input))
+            .replace("{input_dir_ir}", &msl_compiler::llvm_escape(&dir))
             .replace("{input_dir}", &dir)
             .replace("{input}", &input)
-            .replace("{cwd_ir}", &ir_escape(&cwd_s))
+            .replace("{cwd_ir}", &msl_compiler::llvm_escape(&cwd_s))
             .replace("{cwd}", &cwd_s)
             .replace("{n}", &n.to_string())
     };
@@ -219,19 +219,6 @@ fn fixit_escape(s: &str) -> String {
             b'\n' => out.push_str("\\n"),
             0x20..=0x7e => out.push(b as char),
             _ => out.push_str(&format!("\\{b:03o}")),
-        }
-    }
-    out
-}
-
-/// Escapes a string as LLVM IR metadata strings are printed.
-fn ir_escape(s: &str) -> String {
-    let mut out = String::new();
-    for b in s.bytes() {
-        if (0x20..0x7f).contains(&b) && b != b'\\' && b != b'"' {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("\\{b:02X}"));
         }
     }
     out

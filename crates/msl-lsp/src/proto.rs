@@ -922,27 +922,26 @@ pub(crate) async fn code_action(b: &Backend, params: CodeActionParams) -> Result
     .await
 }
 
+/// A command's document: `{"uri": ...}` or the URI itself as the first argument.
+fn uri_argument(params: &ExecuteCommandParams) -> Result<Uri> {
+    params
+        .arguments
+        .first()
+        .and_then(|a| a.get("uri").or(Some(a)))
+        .and_then(|u| u.as_str())
+        .and_then(|u| u.parse::<Uri>().ok())
+        .ok_or_else(|| Error::invalid_params("expected the document's URI as the first argument"))
+}
+
 pub(crate) async fn execute_command(b: &Backend, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {
     match params.command.as_str() {
         COMMAND_SYNTAX_TREE => {
-            let uri = params
-                .arguments
-                .first()
-                .and_then(|a| a.get("uri").or(Some(a)))
-                .and_then(|u| u.as_str())
-                .and_then(|u| u.parse::<Uri>().ok())
-                .ok_or_else(|| Error::invalid_params("expected the document's URI as the first argument"))?;
+            let uri = uri_argument(&params)?;
             let tree = b.with_doc(&uri, "syntax tree", move |snap, view| snap.syntax_tree(&view.path)).await?;
             Ok(tree.map(Value::String))
         }
         crate::compiler::COMMAND_SHOW_AIR => {
-            let uri = params
-                .arguments
-                .first()
-                .and_then(|a| a.get("uri").or(Some(a)))
-                .and_then(|u| u.as_str())
-                .and_then(|u| u.parse::<Uri>().ok())
-                .ok_or_else(|| Error::invalid_params("expected the document's URI as the first argument"))?;
+            let uri = uri_argument(&params)?;
             crate::compiler::show_air(b, &uri).await
         }
         COMMAND_PANIC => {
