@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use msl_compiler::{Compiler, Discover, Discovery, Job, RunError, Severity as CSeverity};
+use msl_syntax::line_index::char_col;
 use msl_syntax::{Platform, PpConfig, Severity};
+use rustc_hash::FxHashMap;
 
 use crate::output::Finding;
 
@@ -72,6 +74,8 @@ pub fn check_file(
 
 /// Compiler diagnostics as findings: code `metal` (or the warning option), notes as the hint.
 pub fn findings(diagnostics: &[msl_compiler::Diagnostic], display: &dyn Fn(&Path) -> String) -> Vec<Finding> {
+    // each file is read once, however many diagnostics it has
+    let mut texts: FxHashMap<PathBuf, String> = FxHashMap::default();
     let mut out = Vec::new();
     for d in diagnostics {
         let severity = match d.severity {
@@ -79,26 +83,15 @@ pub fn findings(diagnostics: &[msl_compiler::Diagnostic], display: &dyn Fn(&Path
             CSeverity::Warning => Severity::Warning,
             CSeverity::Remark | CSeverity::Note => Severity::Note,
         };
-        let text = std::fs::read_to_string(&d.path).unwrap_or_default();
-        let line_text = text.lines().nth(d.line.saturating_sub(1) as usize).unwrap_or("").to_string();
+        let text = texts.entry(d.path.clone()).or_insert_with(|| std::fs::read_to_string(&d.path).unwrap_or_default());
+        let line = |n: u32| text.lines().nth(n.saturating_sub(1) as usize).unwrap_or("").to_string();
+        let line_text = line(d.line);
         let col = d.at.map_or(1, |a| a.column);
         let (end_line, end_col) = match &d.range {
             Some(r) => (r.end.line, r.end.column),
             None => (d.line, col + 1),
         };
-        let chars = |line: &str, byte_col: u32| -> u32 {
-            let b = (byte_col.saturating_sub(1) as usize).min(line.len());
-            let mut b = b;
-            while !line.is_char_boundary(b) {
-                b -= 1;
-            }
-            line[..b].chars().count() as u32 + 1
-        };
-        let end_text = if end_line == d.line {
-            line_text.clone()
-        } else {
-            text.lines().nth(end_line.saturating_sub(1) as usize).unwrap_or("").to_string()
-        };
+        let end_text = if end_line == d.line { line_text.clone() } else { line(end_line) };
         let mut hints: Vec<String> = d
             .notes
             .iter()
@@ -117,9 +110,9 @@ pub fn findings(diagnostics: &[msl_compiler::Diagnostic], display: &dyn Fn(&Path
         out.push(Finding {
             path: display(&d.path),
             line: d.line,
-            column: chars(&line_text, col),
+            column: char_col(&line_text, col.saturating_sub(1)) + 1,
             end_line,
-            end_column: chars(&end_text, end_col),
+            end_column: char_col(&end_text, end_col.saturating_sub(1)) + 1,
             severity,
             code: d.option.clone().map_or_else(|| "metal".to_string(), |o| format!("metal{o}")),
             message: d.message.clone(),

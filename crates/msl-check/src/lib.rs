@@ -476,6 +476,25 @@ fn looks_binary(bytes: &[u8]) -> bool {
     bytes[..bytes.len().min(8192)].contains(&0)
 }
 
+/// The `msl.toml` that applies to `path`: none with `--no-config`, the one of `--config`,
+/// or the nearest one above the file.
+fn config_for(
+    args: &Args,
+    explicit: Option<&Config>,
+    finder: &ConfigFinder,
+    path: &Path,
+) -> Result<Option<Config>, String> {
+    if args.no_config {
+        return Ok(None);
+    }
+    if let Some(c) = explicit {
+        return Ok(Some(c.clone()));
+    }
+    let dir =
+        path.parent().map(|d| if d.as_os_str().is_empty() { Path::new(".") } else { d }).unwrap_or(Path::new("."));
+    finder.find(dir)
+}
+
 fn check_one(
     args: &Args,
     ov: &Overrides,
@@ -496,17 +515,9 @@ fn check_one(
     if looks_binary(&bytes) {
         return Outcome::Failed("looks like a binary file (it contains NUL bytes), not Metal source; skipped".into());
     }
-    let cfg = if args.no_config {
-        None
-    } else if let Some(c) = explicit {
-        Some(c.clone())
-    } else {
-        let dir =
-            path.parent().map(|d| if d.as_os_str().is_empty() { Path::new(".") } else { d }).unwrap_or(Path::new("."));
-        match finder.find(dir) {
-            Ok(c) => c,
-            Err(msg) => return Outcome::Failed(msg),
-        }
+    let cfg = match config_for(args, explicit, finder, path) {
+        Ok(c) => c,
+        Err(msg) => return Outcome::Failed(msg),
     };
     let (pp, rules) = settings_for(args, ov, cfg.as_ref());
     let abs = if path.is_absolute() { path.to_path_buf() } else { cwd.join(path) };
@@ -572,14 +583,11 @@ fn emit_air(
         }
         (None, if file.is_absolute() { file.clone() } else { cwd.join(file) })
     };
-    let finder = ConfigFinder::default();
-    let cfg = if args.no_config {
-        None
-    } else if let Some(p) = &args.config {
-        Some(Config::load(p)?)
-    } else {
-        finder.find(abs.parent().unwrap_or(Path::new(".")))?
+    let explicit = match &args.config {
+        Some(p) => Some(Config::load(p)?),
+        None => None,
     };
+    let cfg = config_for(args, explicit.as_ref(), &ConfigFinder::default(), &abs)?;
     let (pp, _) = settings_for(args, ov, cfg.as_ref());
     let job = msl_compiler::Job {
         main: &abs,

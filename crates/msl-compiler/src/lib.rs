@@ -136,8 +136,7 @@ pub fn check(compiler: &Compiler, job: &Job<'_>) -> Result<Checked, RunError> {
     let mut args = common_args(job.config);
     args.push("-fsyntax-only".into());
     work.finish_args(&mut args);
-    let (checked, _) = execute(compiler, job, &work, args)?;
-    Ok(checked)
+    execute(compiler, job, &work, args)
 }
 
 /// Compiles a file to AIR text (`-S -emit-llvm`, with line tables so that instructions
@@ -150,7 +149,7 @@ pub fn emit_air(compiler: &Compiler, job: &Job<'_>) -> Result<Air, RunError> {
     args.push("-o".into());
     args.push(out.clone().into_os_string());
     work.finish_args(&mut args);
-    let (checked, _) = execute(compiler, job, &work, args)?;
+    let checked = execute(compiler, job, &work, args)?;
     let has_errors = checked.diagnostics.iter().any(|d| d.severity == Severity::Error);
     let text = if checked.exit.success() && !has_errors {
         match std::fs::read(&out) {
@@ -199,12 +198,7 @@ fn common_args(config: &PpConfig) -> Vec<OsString> {
     a
 }
 
-fn execute(
-    compiler: &Compiler,
-    job: &Job<'_>,
-    work: &Workspace,
-    args: Vec<OsString>,
-) -> Result<(Checked, Output), RunError> {
+fn execute(compiler: &Compiler, job: &Job<'_>, work: &Workspace, args: Vec<OsString>) -> Result<Checked, RunError> {
     let command: Vec<String> = std::iter::once(compiler.path.display().to_string())
         .chain(args.iter().map(|a| a.to_string_lossy().into_owned()))
         .collect();
@@ -238,15 +232,14 @@ fn execute(
         };
         return Err(RunError::Failed { exit: ran.exit.to_string(), message: work.map.map_text(&message) });
     }
-    let checked = Checked {
-        diagnostics: parsed.diagnostics.clone(),
-        tool_messages: parsed.tool_messages.clone(),
+    Ok(Checked {
+        diagnostics: parsed.diagnostics,
+        tool_messages: parsed.tool_messages,
         exit: ran.exit,
         command,
         elapsed: ran.elapsed,
         truncated: ran.truncated,
-    };
-    Ok((checked, parsed))
+    })
 }
 
 // ---- the temporary directory and path mapping ------------------------------------------

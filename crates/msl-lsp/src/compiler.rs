@@ -243,6 +243,15 @@ pub(crate) fn after_edit(b: &Backend, path: &Path, version: i32) {
     });
 }
 
+/// What a compiler job on `path` needs besides its text: the file's settings (the same
+/// as our checker's) and the other open buffers.
+fn job_inputs(st: &crate::State, path: &Path) -> (msl_syntax::PpConfig, Vec<(PathBuf, String)>) {
+    let (fs, _) = st.settings.for_file(path, &st.roots, &st.finder);
+    let unsaved =
+        st.docs.iter().filter(|(p, _)| p.as_path() != path).map(|(p, d)| (p.clone(), d.text.to_string())).collect();
+    (fs.config, unsaved)
+}
+
 /// Starts a run on an open file (replacing the one going).
 pub(crate) fn start(b: &Backend, path: PathBuf) {
     if !is_main_file(&path) {
@@ -256,15 +265,13 @@ pub(crate) fn start(b: &Backend, path: PathBuf) {
         }
         let Some(doc) = st.docs.get(&path) else { return };
         let text = doc.text.clone();
-        let (fs, _) = st.settings.for_file(&path, &st.roots, &st.finder);
-        let unsaved: Vec<(PathBuf, String)> =
-            st.docs.iter().filter(|(p, _)| **p != path).map(|(p, d)| (p.clone(), d.text.to_string())).collect();
+        let (config, unsaved) = job_inputs(&st, &path);
         st.compiler.cancel(&path);
         st.compiler.next_id += 1;
         let id = st.compiler.next_id;
         let cancel = Arc::new(AtomicBool::new(false));
         st.compiler.runs.insert(path.clone(), Running { id, cancel: cancel.clone(), edits: Vec::new() });
-        (cs, text, fs.config, unsaved, id, cancel, st.enc)
+        (cs, text, config, unsaved, id, cancel, st.enc)
     };
     let (cs, text, config, unsaved, id, cancel, enc) = prepared;
     let b = b.clone();
@@ -570,11 +577,9 @@ pub(crate) async fn show_air(b: &Backend, uri: &Uri) -> Result<Option<Value>> {
     let path = uri_to_path(uri).ok_or_else(|| Error::invalid_params("expected a file URI"))?;
     let (cs, text, config, unsaved) = {
         let st = b.lock();
-        let (fs, _) = st.settings.for_file(&path, &st.roots, &st.finder);
         let text = st.docs.get(&path).map(|d| d.text.to_string());
-        let unsaved: Vec<(PathBuf, String)> =
-            st.docs.iter().filter(|(p, _)| **p != path).map(|(p, d)| (p.clone(), d.text.to_string())).collect();
-        (st.settings.compiler.clone(), text, fs.config, unsaved)
+        let (config, unsaved) = job_inputs(&st, &path);
+        (st.settings.compiler.clone(), text, config, unsaved)
     };
     if cs.mode == CompilerMode::Off {
         return Err(failed(
