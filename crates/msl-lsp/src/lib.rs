@@ -29,9 +29,21 @@ use tower_lsp_server::{Client, LanguageServer, LspService, Server};
 use convert::{Encoding, LineIndex};
 use settings::ClientSettings;
 
-/// Runs the server on standard input and output until the client exits.
-pub async fn run_stdio(log_file: Option<PathBuf>) {
+/// Set when the client asked the server to shut down (before `exit`).
+static SHUTDOWN_REQUESTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Runs the server on standard input and output until the client exits or closes the
+/// input. Returns the process exit code the protocol asks for: 0 when `shutdown` came
+/// before the end, 1 otherwise.
+///
+/// The caller should exit the process right away: the thread reading standard input may
+/// still be blocked in a read that only ends when the client closes the pipe, and some
+/// clients keep it open after `exit`.
+pub async fn run_stdio(log_file: Option<PathBuf>) -> i32 {
     serve(tokio::io::stdin(), tokio::io::stdout(), log_file).await;
+    use tokio::io::AsyncWriteExt;
+    let _ = tokio::io::stdout().flush().await;
+    if SHUTDOWN_REQUESTED.load(std::sync::atomic::Ordering::SeqCst) { 0 } else { 1 }
 }
 
 /// Runs the server over any pair of streams (tests use in-memory pipes).
@@ -41,12 +53,25 @@ where
     W: tokio::io::AsyncWrite + Unpin + Send + 'static,
 {
     let (guarded_write, guarded_read) = tokio::io::duplex(1 << 20);
-    tokio::spawn(transport::guard(input, guarded_write));
+    let (ended_tx, ended_rx) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(async move {
+        transport::guard(input, guarded_write).await;
+        let _ = ended_tx.send(());
+    });
     let (service, socket) = LspService::build(move |client| Backend::new(client, log_file.clone()))
         .custom_method(transport::MALFORMED, Backend::malformed_message)
         .custom_method(transport::INVALID_REQUEST, Backend::invalid_request)
         .finish();
-    Server::new(guarded_read, output, socket).serve(service).await;
+    // After `exit` (or the end of the input) the protocol's server waits for every handler
+    // still running, and one awaiting an answer from the client never gets it: the input
+    // is no longer read. The session ends a moment later regardless.
+    tokio::select! {
+        _ = Server::new(guarded_read, output, socket).serve(service) => {}
+        _ = async {
+            let _ = ended_rx.await;
+            tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        } => {}
+    }
 }
 
 /// An open document.
@@ -408,6 +433,7 @@ impl LanguageServer for Backend {
     }
 
     async fn shutdown(&self) -> Result<()> {
+        SHUTDOWN_REQUESTED.store(true, std::sync::atomic::Ordering::SeqCst);
         self.info("shutting down".into()).await;
         Ok(())
     }

@@ -57,5 +57,7 @@ fn main() {
             std::process::exit(1);
         }
     };
-    runtime.block_on(msl_lsp::run_stdio(log_file));
+    let code = runtime.block_on(msl_lsp::run_stdio(log_file));
+    // not `drop(runtime)`: that would wait for the blocked read of standard input
+    std::process::exit(code);
 }

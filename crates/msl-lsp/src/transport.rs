@@ -54,7 +54,18 @@ pub(crate) fn check_body(body: &[u8]) -> Vec<u8> {
     }
 }
 
-/// Copies framed messages from `input` to `output`, checking each.
+/// Whether a message body is the `exit` notification.
+fn is_exit(body: &[u8]) -> bool {
+    // most messages are ruled out without parsing them
+    if !body.windows(6).any(|w| w == b"\"exit\"") {
+        return false;
+    }
+    serde_json::from_slice::<Value>(body)
+        .is_ok_and(|v| v.get("method").and_then(Value::as_str) == Some("exit") && v.get("id").is_none())
+}
+
+/// Copies framed messages from `input` to `output`, checking each, until the input ends
+/// or the `exit` notification has been passed on (what follows it is not read).
 pub(crate) async fn guard<R, W>(input: R, mut output: W)
 where
     R: AsyncRead + Unpin,
@@ -85,12 +96,14 @@ where
                 length = value.trim().parse().ok();
             }
         }
+        let mut exit = false;
         let forward = match length {
             Some(len) if len <= MAX_BODY => {
                 let mut body = vec![0u8; len];
                 if reader.read_exact(&mut body).await.is_err() {
                     return;
                 }
+                exit = is_exit(&body);
                 check_body(&body)
             }
             Some(len) => {
@@ -101,7 +114,7 @@ where
             }
             None => malformed("a message without a valid Content-Length header".into()),
         };
-        if output.write_all(&forward).await.is_err() || output.flush().await.is_err() {
+        if output.write_all(&forward).await.is_err() || output.flush().await.is_err() || exit {
             return;
         }
     }
@@ -110,6 +123,15 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn exit_is_recognised() {
+        assert!(is_exit(br#"{"jsonrpc":"2.0","method":"exit"}"#));
+        assert!(is_exit(br#"{"method": "exit", "jsonrpc": "2.0", "params": null}"#));
+        assert!(!is_exit(br#"{"jsonrpc":"2.0","id":3,"method":"exit"}"#));
+        assert!(!is_exit(br#"{"jsonrpc":"2.0","method":"textDocument/didChange","params":{"text":"\"exit\""}}"#));
+        assert!(!is_exit(br#"{"jsonrpc":"2.0","method":"shutdown","id":1}"#));
+    }
 
     #[test]
     fn bodies_are_checked() {
