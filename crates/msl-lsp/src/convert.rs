@@ -21,19 +21,17 @@ pub struct LineIndex {
 
 impl LineIndex {
     pub fn new(text: &str) -> LineIndex {
+        // newlines found with `memchr`, lines checked a word at a time: this runs on
+        // every edit, over the whole text
         let mut starts = vec![0u32];
         let mut ascii = Vec::new();
-        let mut line_ascii = true;
-        for (i, b) in text.bytes().enumerate() {
-            if b == b'\n' {
-                starts.push(i as u32 + 1);
-                ascii.push(line_ascii);
-                line_ascii = true;
-            } else if b >= 0x80 {
-                line_ascii = false;
-            }
+        let mut start = 0usize;
+        for (i, _) in text.match_indices('\n') {
+            ascii.push(text.as_bytes()[start..i].is_ascii());
+            start = i + 1;
+            starts.push(start as u32);
         }
-        ascii.push(line_ascii);
+        ascii.push(text.as_bytes()[start..].is_ascii());
         LineIndex { starts, ascii, len: text.len() as u32 }
     }
 

@@ -7,6 +7,7 @@
 
 mod compiler;
 pub mod convert;
+pub mod memory;
 mod proto;
 pub mod settings;
 pub mod test_client;
@@ -283,11 +284,13 @@ impl Backend {
             // blocks until every snapshot is dropped.
             let p2 = path.clone();
             let computing = tokio::task::spawn_blocking(move || {
-                snap.diagnostics(&p2).map(|ds| {
+                let result = snap.diagnostics(&p2).map(|ds| {
                     let mut all = proto::diagnostics(&ds, &view);
                     compiler::merge(&mut all, &from_compiler, &view);
                     all
-                })
+                });
+                drop(snap);
+                result
             });
             tokio::spawn(async move {
                 let result = computing.await;

@@ -20,6 +20,8 @@ Options:
 ";
 
 fn main() {
+    msl_lsp::memory::configure();
+    msl_lsp::memory::no_huge_pages();
     let mut log_file = None;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {

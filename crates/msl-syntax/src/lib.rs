@@ -7,6 +7,7 @@
 pub mod ast;
 pub mod codes;
 pub mod config;
+mod free;
 pub mod lexer;
 pub mod line_index;
 mod parse;
@@ -16,6 +17,7 @@ mod reparse;
 mod syntax_kind;
 pub mod vfs;
 
+pub use free::free_later;
 pub use line_index::{LineCol, LineIndex};
 
 /// Whether `name` is a type or template of the Metal library that the parser knows

@@ -59,6 +59,26 @@ pub struct Parse {
     file_pieces: std::sync::OnceLock<Arc<Vec<Vec<u32>>>>,
 }
 
+impl Drop for Parse {
+    /// The tree and the preprocessing record are freed on a background thread (see
+    /// [`crate::free_later`]); empty stand-ins take their place meanwhile.
+    fn drop(&mut self) {
+        static EMPTY: std::sync::OnceLock<(GreenNode, Arc<Preprocessed>)> = std::sync::OnceLock::new();
+        let (green, pp) = EMPTY.get_or_init(|| {
+            (GreenNode::new(SyntaxKind::SOURCE_FILE.into(), std::iter::empty()), Arc::new(Preprocessed::default()))
+        });
+        let green = std::mem::replace(&mut self.green, green.clone());
+        let pp = std::mem::replace(&mut self.pp, pp.clone());
+        let rest = (
+            std::mem::take(&mut self.piece_starts),
+            std::mem::take(&mut self.diagnostics),
+            self.state.take(),
+            self.file_pieces.take(),
+        );
+        crate::free_later((green, pp, rest));
+    }
+}
+
 impl std::fmt::Debug for Parse {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Parse").field("diagnostics", &self.diagnostics).finish_non_exhaustive()
