@@ -7,15 +7,23 @@
 //! parses from scratch) whenever the result could differ from a full parse:
 //!
 //! - the edit is not strictly inside the `{ ... }` of a function body written in the
-//!   main file, or the body (old or new) contains `#` (a directive could appear);
-//! - a macro invocation crosses the body's braces, or a macro the body uses was defined,
-//!   undefined or brought in by a modelled header at or after the body;
+//!   main file;
+//! - the body's directives are not the same before and after the edit (same lines, in
+//!   the same order), or one of them includes a file, sets line numbers, asks about
+//!   files, or leaves a conditional open; a `#define` moved;
+//! - a macro invocation crosses the body's braces, or a macro of a modelled header the
+//!   body uses was brought in at or after the body;
 //! - the body declares a type or namespace (it changes how the rest of the file parses),
 //!   or the parser looked beyond the body;
 //! - `__COUNTER__` is used anywhere, `__LINE__` is used after the body and the edit adds
 //!   or removes lines, or an expansion limit was reached;
 //! - many bodies were reparsed since the last full parse (their old macro invocations
 //!   accumulate).
+//!
+//! Directives inside the body (`#define`/`#undef` pairs around a kernel's code, `#pragma`,
+//! `#if 0` regions) are preprocessed again with the macro table as it stood at the body's
+//! `{`, rebuilt from the history of definitions. Unchanged directives from an unchanged
+//! start leave the same table behind, so the rest of the unit is not affected.
 //!
 //! `tests/reparse.rs` checks on real files that every reparse it accepts equals a full
 //! parse of the new text: the tree, every token's origin, and the diagnostics.
@@ -164,10 +172,19 @@ impl Parse {
             return Err("the edit is not strictly inside the body");
         }
         // everything between the braces comes from the main file's text of the body
+        let mut old_directives: Vec<&str> = Vec::new();
         for p in &pieces[open..=close] {
             if p.call == NO_CALL {
-                if p.file != 0 || matches!(p.kind, SyntaxKind::PP_DIRECTIVE | SyntaxKind::PP_INACTIVE) {
-                    return Err("the body holds text from other files or directives");
+                if p.file != 0 {
+                    return Err("the body holds text from other files");
+                }
+                if p.kind == SyntaxKind::PP_DIRECTIVE {
+                    let text =
+                        old_text.get(p.start as usize..(p.start + p.len) as usize).ok_or("bad directive range")?;
+                    if !directive_allowed(text) {
+                        return Err("the body holds a directive that includes, numbers lines or asks about files");
+                    }
+                    old_directives.push(text);
                 }
             } else {
                 let c = self.pp.calls.get(p.call as usize).ok_or("unknown macro invocation")?;
@@ -181,9 +198,6 @@ impl Parse {
             old_text.get(open_off as usize..close_end as usize).ok_or("the old body is not at a character boundary")?;
         let new_body =
             new_text.get(open_off as usize..new_close_end).ok_or("the new body is not at a character boundary")?;
-        if old_body.contains('#') || new_body.contains('#') {
-            return Err("the body contains `#`");
-        }
         let lines_moved = old_body.matches('\n').count() != new_body.matches('\n').count();
         if lines_moved && pp_state.uses_line_after(open_off) {
             return Err("lines moved before a use of `__LINE__`");
@@ -208,9 +222,34 @@ impl Parse {
         for e in &mut lex_errors {
             e.range += crate::TextSize::from(open_off);
         }
-        let fragment = preprocess_fragment(&self.pp, pp_state, new_text.clone(), tokens, lex_errors, body.piece)
-            .ok_or("the body's macros changed after it, or a limit was hit")?;
+        // the macro records the old body's definitions made, for the new ones to reuse
+        let reuse: Vec<u32> = (0..self.pp.macros.len() as u32)
+            .filter(|&i| {
+                let m = &self.pp.macros[i as usize];
+                m.file == 0 && u32::from(m.name_range.start()) > open_off && u32::from(m.name_range.end()) < close_start
+            })
+            .collect();
+        let fragment = preprocess_fragment(&self.pp, pp_state, new_text.clone(), tokens, lex_errors, body.piece, reuse)
+            .ok_or("the body's definitions moved, a modelled header's macro changed after it, or a limit was hit")?;
+        // the same directives: the macro table after the body is the one the old unit had
+        let new_directives = fragment
+            .out
+            .pieces
+            .iter()
+            .filter(|p| p.kind == SyntaxKind::PP_DIRECTIVE && p.file == 0 && p.call == NO_CALL)
+            .map(|p| new_text.get(p.start as usize..(p.start + p.len) as usize).unwrap_or(""));
+        if !new_directives.eq(old_directives.iter().copied()) {
+            return Err("the body's directives changed");
+        }
+        if fragment.out.diagnostics.iter().any(|d| matches!(d.code, "E0010" | "E0014")) {
+            return Err("a conditional directive crosses the body's braces");
+        }
+        let old_history = pp_state.body_history(open as u32, close as u32);
+        if !old_history.iter().map(|(n, d)| (n, *d)).eq(fragment.history.iter().map(|(_, n, d)| (n, *d))) {
+            return Err("the body's definitions changed");
+        }
         let (expanded_tokens, line_uses) = (fragment.expanded_tokens, fragment.line_uses.clone());
+        let body_history = fragment.history.clone();
         let fp = &fragment.out.pieces;
         let spelled = |p: Option<&Piece>, kind| p.is_some_and(|p| p.kind == kind && p.file == 0 && p.call == NO_CALL);
         if !spelled(fp.first(), SyntaxKind::L_CURLY) || !spelled(fp.last(), SyntaxKind::R_CURLY) {
@@ -302,9 +341,15 @@ impl Parse {
                 i
             })
             .collect();
-        let splice =
-            pp::Splice { old_start: open_off, old_end: close_end, delta, old_piece_end: close as u32 + 1, piece_delta };
-        let new_state = pp_state.shifted(&splice, expanded_tokens, &line_uses);
+        let splice = pp::Splice {
+            open_piece: open as u32,
+            old_start: open_off,
+            old_end: close_end,
+            delta,
+            old_piece_end: close as u32 + 1,
+            piece_delta,
+        };
+        let new_state = pp_state.shifted(&splice, expanded_tokens, &line_uses, &body_history);
         let new_pp = Preprocessed {
             pieces: new_pieces,
             files: out.files,
@@ -396,6 +441,31 @@ impl Parse {
         }
         out
     }
+}
+
+/// Whether a directive inside a body can be preprocessed again with the body alone:
+/// not one that reads files, sets line numbers, or depends on where it is.
+fn directive_allowed(text: &str) -> bool {
+    let rest = text.trim_start_matches('#').trim_start_matches([' ', '\t']);
+    let name: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+    let allowed = matches!(
+        name.as_str(),
+        "define"
+            | "undef"
+            | "if"
+            | "ifdef"
+            | "ifndef"
+            | "elif"
+            | "elifdef"
+            | "elifndef"
+            | "else"
+            | "endif"
+            | "pragma"
+            | "error"
+            | "warning"
+            | ""
+    );
+    allowed && !["__has_include", "__LINE__", "__COUNTER__", "__FILE__", "\\"].iter().any(|w| text.contains(w))
 }
 
 /// Whether the token at piece `i` starts a line, and whether nothing precedes it on its

@@ -281,13 +281,81 @@ fn a_one_character_edit_is_reparsed_locally() {
 }
 
 #[test]
+fn bodies_holding_directives_are_reparsed_alone() {
+    let path = workspace().join("fixtures/reparse/directives.metal");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let config = PpConfig::default();
+    let parse = full_parse(&path, &text, &config);
+    // one edit after the directives at the top of each body, one between two of them,
+    // and one inside a region switched off by `#if 0`
+    for (needle, replacement) in [
+        ("float v = src", "float  v = src"),
+        ("dst[AT(tid.x, tid.y)] = v;", "dst[AT(tid.x, tid.y)] = v + 1.0f;"),
+        ("    v = v * v;", "    v = v * v * v;"),
+        ("float acc = 0.0f;", "float acc = 1.0f;"),
+        ("acc *= args.scale;", "acc *= args.scale * 2.0f;"),
+        ("dst[tid] = acc + float(NR);", "dst[tid] = acc - float(NR);"),
+        ("const float d = amax", "const float d =  amax"),
+        ("dst[tid] = FILL_VALUE;", "dst[tid] = FILL_VALUE * 2.0f;"),
+        ("dst[tid] = FILL_VALUE + float(NR_AFTER);", "dst[tid] = FILL_VALUE;"),
+    ] {
+        assert!(text.contains(needle), "{needle}");
+        let edited: Arc<str> = text.replacen(needle, replacement, 1).into();
+        let inc = parse.try_reparse(&edited).unwrap_or_else(|e| panic!("`{needle}` declined: {e}"));
+        assert_same(&inc, &full_parse(&path, &edited, &config), needle);
+        // and back again, from the reparsed state
+        let back: Arc<str> = text.as_str().into();
+        let inc2 = inc.try_reparse(&back).unwrap_or_else(|e| panic!("`{needle}` undone: declined: {e}"));
+        assert_same(&inc2, &parse, needle);
+    }
+    // edits that change what the directives do are not reparsed alone
+    for (needle, replacement) in [
+        ("#undef NC\n#undef NR\n}\n\nvoid", "#undef NC\n}\n\nvoid"),
+        ("#define NC (FC_cols)\n    float acc", "#define NC (FC_cols + 1)\n    float acc"),
+        ("    float acc = 0.0f;", "#define EXTRA 1\n    float acc = 0.0f;"),
+        ("#ifdef HAS_FAST_PATH", "#ifndef HAS_FAST_PATH"),
+        ("    acc /= float(NR);\n#endif", "    acc /= float(NR);\n"),
+        ("    float v = src", "#include \"other.h\"\n    float v = src"),
+    ] {
+        assert!(text.contains(needle), "{needle}");
+        let edited: Arc<str> = text.replacen(needle, replacement, 1).into();
+        assert!(parse.try_reparse(&edited).is_err(), "`{needle}` -> `{replacement}` was reparsed alone");
+    }
+    // a space typed at the start of every statement line inside a body (as an editor
+    // session would), each from the original text
+    let interiors = body_interiors(&parse);
+    let mut checked = 0;
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let start = offset;
+        offset += line.len();
+        let indent = line.len() - line.trim_start().len();
+        if indent == 0 || line.trim_start().starts_with('#') || !line.trim_end().ends_with(';') {
+            continue;
+        }
+        let at = start + indent;
+        if !interiors.iter().any(|r| r.contains(TextSize::from(at as u32))) {
+            continue;
+        }
+        let edited: Arc<str> = format!("{} {}", &text[..at], &text[at..]).into();
+        let inc = parse.try_reparse(&edited).unwrap_or_else(|e| panic!("space before {:?} declined: {e}", line.trim()));
+        assert_same(&inc, &full_parse(&path, &edited, &config), line.trim());
+        checked += 1;
+    }
+    assert!(checked >= 15, "{checked} lines");
+}
+
+#[test]
 fn edits_that_could_change_other_code_are_declined() {
     let path = workspace().join("fixtures/reparse/kernels.metal");
     let text = std::fs::read_to_string(&path).unwrap();
     let parse = full_parse(&path, &text, &PpConfig::default());
     let edit = |from: &str, to: &str| -> Arc<str> { text.replacen(from, to, 1).into() };
-    // a body using a macro defined after it
-    assert!(parse.reparse(&edit("half(LATE_VALUE)", "half(LATE_VALUE) ")).is_none());
+    // a body using a macro defined after it: reparsed with the table as it stood at the
+    // body (where the macro is not defined yet), the same as a full parse
+    let late = edit("half(LATE_VALUE)", "half(LATE_VALUE) ");
+    let inc = parse.reparse(&late).expect("reparsed with the macro table of the body's start");
+    assert_same(&inc, &full_parse(&path, &late, &PpConfig::default()), "macro defined after the body");
     // a directive typed into a body
     assert!(parse.reparse(&edit("acc /= float(TILE);", "#define X 1\n")).is_none());
     // an unbalanced brace: the body now ends at the next top-level declaration, as in a

@@ -293,6 +293,10 @@ pub(crate) struct PpState {
     /// For each name defined or undefined by a directive: the number of pieces emitted
     /// before its last such directive.
     changed_at: FxHashMap<Arc<str>, u32>,
+    /// Every `#define` and `#undef`, in order: the number of pieces emitted before it,
+    /// the name, and the macro it installed ([`UNDEFINED`] for `#undef`). With it, the
+    /// table as it stood at any piece can be rebuilt for the names that changed later.
+    history: Vec<(u32, Arc<str>, u32)>,
     /// Main-file offsets at which `__LINE__` was expanded.
     line_uses: Vec<u32>,
     counter: u64,
@@ -385,7 +389,11 @@ struct Pp<'r> {
     /// `#line` adjustments: file -> (offset of the directive's next line, line number there).
     line_directives: FxHashMap<u32, Vec<(u32, u32, Option<String>)>>,
     changed_at: FxHashMap<Arc<str>, u32>,
+    history: Vec<(u32, Arc<str>, u32)>,
     line_uses: Vec<u32>,
+    /// When preprocessing a body again: the entries of `out.macros` that the old body's
+    /// `#define`s made, in order, for the same definitions to take again (no duplicates).
+    reuse_infos: Vec<u32>,
     /// Whether a limit was hit at any point of the unit.
     ever_overflowed: bool,
     /// When preprocessing a body again: names looked up must not have changed at or
@@ -419,12 +427,18 @@ pub(crate) struct Fragment {
     pub(crate) expanded_tokens: usize,
     /// Main-file offsets (in the new text) at which `__LINE__` was expanded.
     pub(crate) line_uses: Vec<u32>,
+    /// The body's `#define`s and `#undef`s: pieces of the fragment before each, the name,
+    /// and whether it defined.
+    pub(crate) history: Vec<(u32, Arc<str>, bool)>,
 }
 
 /// Preprocesses `tokens`, lexed from `new_main` (offsets in it), with the macro tables
-/// of the old unit. `None` when the result could differ from preprocessing the whole new
-/// text: a macro it looks up was (re)defined at or after piece `before` of the old unit,
-/// `__COUNTER__` is involved, or a limit is hit.
+/// as they stood at piece `before` of the old unit (rebuilt from the final ones and the
+/// history of `#define`s and `#undef`s). `reuse` lists the macro records the old body's
+/// `#define`s made: the body's definitions must be those, in order. `None` when the
+/// result could differ from preprocessing the whole new text: a macro of a modelled
+/// header installed at or after the body is looked up, a definition differs from the old
+/// body's, `__COUNTER__` is involved, or a limit is hit.
 pub(crate) fn preprocess_fragment(
     old: &Preprocessed,
     state: &PpState,
@@ -432,6 +446,7 @@ pub(crate) fn preprocess_fragment(
     tokens: Vec<Token>,
     lex_errors: Vec<LexError>,
     before: u32,
+    reuse: Vec<u32>,
 ) -> Option<Fragment> {
     if state.counter > 0 || state.overflowed {
         return None;
@@ -460,6 +475,31 @@ pub(crate) fn preprocess_fragment(
     pp.layer_info = state.layer_info.clone();
     pp.line_directives = state.line_directives.clone();
     pp.changed_at = state.changed_at.clone();
+    // names (re)defined at or after the body: back to what they were at its `{` (a
+    // directive at piece k counts k + 1 pieces before it, so `at <= before` is before)
+    let split = state.history.partition_point(|(at, _, _)| *at <= before);
+    if split < state.history.len() {
+        let later: FxHashSet<&Arc<str>> = state.history[split..].iter().map(|(_, n, _)| n).collect();
+        let mut then: FxHashMap<&Arc<str>, (u32, u32)> = FxHashMap::default();
+        for (at, n, m) in &state.history[..split] {
+            if later.contains(n) {
+                then.insert(n, (*at, *m));
+            }
+        }
+        for n in later {
+            match then.get(n) {
+                Some(&(at, m)) => {
+                    pp.macro_names.insert(n.clone(), m);
+                    pp.changed_at.insert(n.clone(), at);
+                }
+                None => {
+                    pp.macro_names.remove(n);
+                    pp.changed_at.remove(n);
+                }
+            }
+        }
+    }
+    pp.reuse_infos = reuse;
     pp.expanded_tokens = state.expanded_tokens;
     pp.watch_before = before;
     pp.frames.push(Frame {
@@ -472,16 +512,24 @@ pub(crate) fn preprocess_fragment(
         lex_errors: lex_errors.into(),
     });
     pp.run();
-    if pp.stale.get() || pp.counter > 0 || pp.ever_overflowed || pp.overflowed {
+    if pp.stale.get() || pp.counter > 0 || pp.ever_overflowed || pp.overflowed || !pp.reuse_infos.is_empty() {
         return None;
     }
-    Some(Fragment { expanded_tokens: pp.expanded_tokens, line_uses: std::mem::take(&mut pp.line_uses), out: pp.out })
+    let history = pp.history.iter().map(|(at, n, m)| (*at, n.clone(), *m != UNDEFINED)).collect();
+    Some(Fragment {
+        expanded_tokens: pp.expanded_tokens,
+        line_uses: std::mem::take(&mut pp.line_uses),
+        history,
+        out: pp.out,
+    })
 }
 
 /// Where a body was replaced: the main file's bytes `old_start..old_end` and the pieces
 /// before `old_piece_end`; what follows moved by `delta` bytes and `piece_delta` pieces.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Splice {
+    /// The piece of the body's `{`.
+    pub(crate) open_piece: u32,
     pub(crate) old_start: u32,
     pub(crate) old_end: u32,
     pub(crate) delta: i64,
@@ -490,20 +538,53 @@ pub(crate) struct Splice {
 }
 
 impl PpState {
-    /// The state after a body was preprocessed again (see [`Splice`]); `expanded_tokens`
-    /// and `line_uses` come from the body's preprocessing.
-    pub(crate) fn shifted(&self, splice: &Splice, expanded_tokens: usize, line_uses: &[u32]) -> PpState {
-        let Splice { old_start, old_end, delta, old_piece_end, piece_delta } = *splice;
+    /// The `#define`s and `#undef`s of the old unit inside the body that starts at piece
+    /// `open` and ends before piece `end`: (name, whether it defined).
+    pub(crate) fn body_history(&self, open: u32, end: u32) -> Vec<(Arc<str>, bool)> {
+        self.history
+            .iter()
+            .filter(|(at, _, _)| *at > open && *at <= end)
+            .map(|(_, n, m)| (n.clone(), *m != UNDEFINED))
+            .collect()
+    }
+
+    /// The state after a body was preprocessed again (see [`Splice`]); `expanded_tokens`,
+    /// `line_uses` and `history` (the same directives as the old body's, see
+    /// [`PpState::body_history`]) come from the body's preprocessing.
+    pub(crate) fn shifted(
+        &self,
+        splice: &Splice,
+        expanded_tokens: usize,
+        line_uses: &[u32],
+        history: &[(u32, Arc<str>, bool)],
+    ) -> PpState {
+        let Splice { open_piece, old_start, old_end, delta, old_piece_end, piece_delta } = *splice;
         let shift = |v: u32| if v >= old_end { (v as i64 + delta) as u32 } else { v };
         let shift_piece = |v: u32| if v >= old_piece_end { (v as i64 + piece_delta) as u32 } else { v };
+        let in_body = |v: u32| v > open_piece && v < old_piece_end;
         let mut st = self.clone();
+        // the body's directives: same names and macros, at their new places
+        let mut new_at = history.iter().map(|(at, _, _)| open_piece + at);
+        for entry in &mut st.history {
+            if in_body(entry.0) {
+                entry.0 = new_at.next().unwrap_or(entry.0);
+            } else {
+                entry.0 = shift_piece(entry.0);
+            }
+        }
+        for (name, v) in st.changed_at.iter_mut() {
+            if in_body(*v) {
+                if let Some((at, _, _)) = history.iter().rev().find(|(_, n, _)| n == name) {
+                    *v = open_piece + at;
+                }
+                continue;
+            }
+            *v = shift_piece(*v);
+        }
         for t in &mut st.bodies {
             if t.file == 0 {
                 t.start = shift(t.start);
             }
-        }
-        for v in st.changed_at.values_mut() {
-            *v = shift_piece(*v);
         }
         for l in &mut st.layers {
             l.installed_at = shift_piece(l.installed_at);
@@ -682,7 +763,9 @@ impl<'r> Pp<'r> {
             line_offsets: FxHashMap::default(),
             line_directives: FxHashMap::default(),
             changed_at: FxHashMap::default(),
+            history: Vec::new(),
             line_uses: Vec::new(),
+            reuse_infos: Vec::new(),
             ever_overflowed: false,
             watch_before: u32::MAX,
             stale: std::cell::Cell::new(false),
@@ -705,6 +788,7 @@ impl<'r> Pp<'r> {
             layer_info: std::mem::take(&mut self.layer_info),
             line_directives: std::mem::take(&mut self.line_directives),
             changed_at: std::mem::take(&mut self.changed_at),
+            history: std::mem::take(&mut self.history),
             line_uses: std::mem::take(&mut self.line_uses),
             counter: self.counter,
             expanded_tokens: self.expanded_tokens,
@@ -1664,7 +1748,9 @@ impl<'r> Pp<'r> {
                         }
                     }
                     let n: Arc<str> = n.into();
-                    self.changed_at.insert(n.clone(), self.out.pieces.len() as u32);
+                    let at = self.out.pieces.len() as u32;
+                    self.changed_at.insert(n.clone(), at);
+                    self.history.push((at, n.clone(), UNDEFINED));
                     self.macro_names.insert(n, UNDEFINED);
                 } else {
                     self.diag(file, range, Severity::Error, "E0013", "`#undef` needs a macro name");
@@ -1947,15 +2033,37 @@ impl<'r> Pp<'r> {
                 self.diag(file, t_range(&name_tok), Severity::Warning, "W0005", msg);
             }
         }
-        let info = self.out.macros.len() as u32;
-        self.out.macros.push(MacroInfo {
+        let new_info = MacroInfo {
             name: name.clone(),
             file,
             name_range: t_range(&name_tok),
             params: function_like.then(|| params.iter().map(|p| p.to_string()).collect()),
             variadic,
             body: body_text.into(),
-        });
+        };
+        let reused = if self.watch_before != u32::MAX {
+            // a body preprocessed again: its definitions are the old body's, unmoved
+            let slot = self.reuse_infos.first().copied();
+            match slot.filter(|&i| self.out.macros.get(i as usize) == Some(&new_info)) {
+                Some(i) => {
+                    self.reuse_infos.remove(0);
+                    Some(i)
+                }
+                None => {
+                    self.stale.set(true);
+                    None
+                }
+            }
+        } else {
+            None
+        };
+        let info = match reused {
+            Some(i) => i,
+            None => {
+                self.out.macros.push(new_info);
+                self.out.macros.len() as u32 - 1
+            }
+        };
         let idx = self.macros.len() as u32;
         let body_start = self.bodies.len() as u32;
         let body_len = body.len() as u32;
@@ -1973,7 +2081,9 @@ impl<'r> Pp<'r> {
             info,
         });
         self.filter.insert(&name);
-        self.changed_at.insert(name.clone(), self.out.pieces.len() as u32);
+        let at = self.out.pieces.len() as u32;
+        self.changed_at.insert(name.clone(), at);
+        self.history.push((at, name.clone(), idx));
         self.macro_names.insert(name, idx);
     }
 
