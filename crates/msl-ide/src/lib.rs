@@ -43,7 +43,7 @@ pub use diagnostics::{FileDiagnostic, Related};
 pub use folding::{Fold, FoldKind};
 pub use hover::Hover;
 pub use inlay::{InlayHint, InlayKind};
-pub use msl_syntax::{TextRange, TextSize};
+pub use msl_syntax::{TextRange, TextSize, free_in_background};
 pub use rules::RuleLevels;
 pub use salsa::Cancelled;
 pub use semantic::{SemanticToken, TOKEN_MODIFIERS, TOKEN_TYPES, TokenModifier, TokenType};

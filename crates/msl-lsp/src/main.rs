@@ -22,6 +22,7 @@ Options:
 fn main() {
     msl_lsp::memory::configure();
     msl_lsp::memory::no_huge_pages();
+    msl_lsp::memory::free_trees_in_background();
     let mut log_file = None;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {

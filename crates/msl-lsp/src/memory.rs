@@ -39,6 +39,12 @@ pub fn configure() -> bool {
     }
 }
 
+/// Old syntax trees are freed on a background thread, off the path from an edit to its
+/// diagnostics (see `msl_syntax::free_in_background`).
+pub fn free_trees_in_background() {
+    msl_ide::free_in_background(true);
+}
+
 /// Transparent huge pages off for the process (Linux): the allocator's arena was reserved
 /// with huge pages allowed before `main` ran, and a 2 MB page stays resident while any
 /// of its bytes is in use. Returns whether the kernel accepted it.

@@ -17,7 +17,7 @@ mod reparse;
 mod syntax_kind;
 pub mod vfs;
 
-pub use free::free_later;
+pub use free::{free_in_background, free_later};
 pub use line_index::{LineCol, LineIndex};
 
 /// Whether `name` is a type or template of the Metal library that the parser knows
