@@ -130,8 +130,9 @@ fn checker_bench(
     let path = &msl_syntax::vfs::normalize(path);
     let files: Vec<(std::path::PathBuf, Arc<str>)> =
         parse.files().iter().filter(|f| !f.is_virtual).map(|f| (f.path.clone(), f.text.clone())).collect();
-    let fresh = || {
+    let fresh_with = |parallel: bool| {
         let mut a = Analysis::new(msl_hir::RootDatabase::default());
+        a.db.set_parallel_checks(parallel);
         let mut main = None;
         for (p, t) in &files {
             let f = a.set_file(p, t.clone());
@@ -143,12 +144,21 @@ fn checker_bench(
         let unit = a.unit(main, cfg.clone());
         (a, unit)
     };
+    // as the language server does: a unit's functions are checked on two threads
+    let fresh = || fresh_with(true);
     let (a, unit) = fresh();
     let count = a.diagnostics(unit, false).len();
     let functions = msl_hir::functions(&a.db, unit).len();
     let mut kept = Vec::new();
     let full = time(iterations, || {
         let (a, unit) = fresh();
+        std::hint::black_box(a.diagnostics(unit, false));
+        kept.push(a);
+    });
+    drop(kept);
+    let mut kept = Vec::new();
+    let one_thread = time(iterations, || {
+        let (a, unit) = fresh_with(false);
         std::hint::black_box(a.diagnostics(unit, false));
         kept.push(a);
     });
@@ -189,9 +199,11 @@ fn checker_bench(
     samples.sort();
     let pick = |q: f64| samples[((samples.len() - 1) as f64 * q) as usize];
     println!(
-        "checker on ggml-metal.metal ({lines} lines, {functions} functions, {count} diagnostics): full check {} (median of {iterations}; min {})",
+        "checker on ggml-metal.metal ({lines} lines, {functions} functions, {count} diagnostics): full check {} (median of {iterations}; min {}; functions on two threads as in msl-lsp) | {} on one thread (min {})",
         ms(full.0),
         ms(full.1),
+        ms(one_thread.0),
+        ms(one_thread.1),
     );
     println!(
         "  re-check after a one-character edit in a body, over all {} bodies ({local} reparsed alone, the rest from scratch): median {} | p90 {} | max {}",

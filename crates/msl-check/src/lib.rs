@@ -357,8 +357,11 @@ fn check(args: &Args) -> Result<u8, String> {
     }
     let cwd = std::env::current_dir().unwrap_or_default();
     let progress = Progress::start(inputs.len());
+    // several files are checked side by side; a single file may use every core itself
+    let parallel_functions = inputs.len() == 1;
     let outcomes = run_parallel(&inputs, |input| {
-        let result = check_one(args, &ov, input, explicit.as_ref(), &finder, &cwd, compiler.as_ref());
+        let result =
+            check_one(args, &ov, input, explicit.as_ref(), &finder, &cwd, compiler.as_ref(), parallel_functions);
         progress.tick();
         result
     });
@@ -495,6 +498,7 @@ fn config_for(
     finder.find(dir)
 }
 
+#[allow(clippy::too_many_arguments)]
 fn check_one(
     args: &Args,
     ov: &Overrides,
@@ -503,6 +507,7 @@ fn check_one(
     finder: &ConfigFinder,
     cwd: &Path,
     compiler: Option<&msl_compiler::Compiler>,
+    parallel_functions: bool,
 ) -> Outcome {
     let path = input.path();
     let bytes = match input {
@@ -522,6 +527,7 @@ fn check_one(
     let (pp, rules) = settings_for(args, ov, cfg.as_ref());
     let abs = if path.is_absolute() { path.to_path_buf() } else { cwd.join(path) };
     let mut analysis = Analysis::with_disk();
+    analysis.db.set_parallel_checks(parallel_functions);
     let main = analysis.set_file_bytes(&abs, &bytes);
     let unit = analysis.unit(main, pp.clone());
     let diagnostics = analysis.diagnostics(unit, args.syntax_only);

@@ -60,6 +60,11 @@ pub trait Db: salsa::Database {
     fn item_cache(&self) -> Option<&crate::items::ItemCache> {
         None
     }
+    /// Another handle on the same storage, for checking a unit's functions on a second
+    /// thread (`None`: check them on the calling thread only).
+    fn fork(&self) -> Option<Box<dyn Db + Send>> {
+        None
+    }
 }
 
 /// The latest parse of each unit, with what it was computed from.
@@ -113,9 +118,18 @@ pub struct RootDatabase {
     disk: Option<Arc<DiskFiles>>,
     parses: Arc<ParseCache>,
     items: Arc<crate::items::ItemCache>,
+    /// Check a unit's functions on two threads (see [`RootDatabase::set_parallel_checks`]).
+    parallel: bool,
 }
 
 impl RootDatabase {
+    /// Whether [`crate::unit_diagnostics`] checks the functions of a large unit on a second
+    /// thread as well. Worth it for one unit at a time (an editor's open file, one file on
+    /// the command line); a tool that already checks several units at once leaves it off.
+    pub fn set_parallel_checks(&mut self, on: bool) {
+        self.parallel = on;
+    }
+
     /// A database that also reads headers missing from the file set from the disk.
     pub fn with_disk() -> RootDatabase {
         RootDatabase {
@@ -123,19 +137,21 @@ impl RootDatabase {
             disk: Some(Arc::new(DiskFiles { vfs: Mutex::new(Vfs::with_disk()) })),
             parses: Arc::default(),
             items: Arc::default(),
+            parallel: false,
         }
     }
 
-    /// A database whose storage reports every event to `log` (for tests of incrementality).
+    /// A database whose storage reports every query it executes to `log`, as the query
+    /// and the thread that ran it (for tests of incrementality and parallel checks).
     pub fn with_event_log(log: Arc<Mutex<Vec<String>>>) -> RootDatabase {
         let storage = salsa::Storage::new(Some(Box::new(move |event: salsa::Event| {
             if let salsa::EventKind::WillExecute { database_key } = event.kind
                 && let Ok(mut l) = log.lock()
             {
-                l.push(format!("{database_key:?}"));
+                l.push(format!("{database_key:?} on {:?}", event.thread_id));
             }
         })));
-        RootDatabase { storage, disk: None, parses: Arc::default(), items: Arc::default() }
+        RootDatabase { storage, disk: None, parses: Arc::default(), items: Arc::default(), parallel: false }
     }
 }
 
@@ -154,6 +170,10 @@ impl Db for RootDatabase {
 
     fn item_cache(&self) -> Option<&crate::items::ItemCache> {
         Some(&self.items)
+    }
+
+    fn fork(&self) -> Option<Box<dyn Db + Send>> {
+        self.parallel.then(|| Box::new(self.clone()) as Box<dyn Db + Send>)
     }
 }
 

@@ -55,7 +55,9 @@ pub fn unit_diagnostics(db: &dyn Db, unit: Unit, syntax_only: bool) -> Vec<UnitD
         return out;
     }
     let starts: Vec<msl_syntax::TextSize> = db::green_functions(parse.green()).into_iter().map(|(at, _)| at).collect();
-    for (i, function) in functions(db, unit).into_iter().enumerate() {
+    let list = functions(db, unit);
+    check_in_parallel(db, unit, &list);
+    for (i, function) in list.into_iter().enumerate() {
         let Some(&start) = starts.get(i) else { continue };
         for d in check_function(db, function).iter() {
             let (file, range) = parse.map_range(d.range + start);
@@ -68,6 +70,34 @@ pub fn unit_diagnostics(db: &dyn Db, unit: Unit, syntax_only: bool) -> Vec<UnitD
         }
     }
     out
+}
+
+/// Below this many functions a second thread costs more than it saves.
+const PARALLEL_MIN_FUNCTIONS: usize = 16;
+
+/// With a forked handle (see [`Db::fork`]), checks every other function of `list` on
+/// another thread while this one checks the rest (alternating, as neighbours tend to be
+/// alike in size); the results are memoized for the caller's pass. A cancellation (or any
+/// panic) on the other thread is raised again here.
+fn check_in_parallel<'db>(db: &'db dyn Db, unit: Unit, list: &[FunctionId<'db>]) {
+    if list.len() < PARALLEL_MIN_FUNCTIONS {
+        return;
+    }
+    let Some(fork) = db.fork() else { return };
+    std::thread::scope(|s| {
+        let helper = s.spawn(move || {
+            let db: &dyn Db = &*fork;
+            for function in functions(db, unit).into_iter().skip(1).step_by(2) {
+                check_function(db, function);
+            }
+        });
+        for function in list.iter().step_by(2) {
+            check_function(db, *function);
+        }
+        if let Err(panic) = helper.join() {
+            std::panic::resume_unwind(panic);
+        }
+    });
 }
 
 /// A function's fix in the files of the unit; `None` when an edit does not fall on text

@@ -98,7 +98,10 @@ impl AnalysisHost {
     /// A host whose units read headers they include from the disk when no open buffer
     /// holds them.
     pub fn new() -> AnalysisHost {
-        AnalysisHost { analysis: Analysis::with_disk(), open: FxHashMap::default() }
+        let mut analysis = Analysis::with_disk();
+        // one open file is checked at a time: its functions may use a second core
+        analysis.db.set_parallel_checks(true);
+        AnalysisHost { analysis, open: FxHashMap::default() }
     }
 
     /// Sets the text of a file (an open buffer, or a header that changed on disk).
