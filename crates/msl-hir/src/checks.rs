@@ -305,24 +305,41 @@ impl Checker<'_> {
     /// the function.
     fn typed_locals(&self, root: &SyntaxNode, vars: &[SyntaxNode], counts: &NameCounts) -> TypedLocals {
         let mut out = TypedLocals::default();
-        let mut note =
-            |spec: Option<ast::DeclSpecifiers>, decl: Option<ast::Declarator>, name: Option<String>, local: bool| {
-                let (Some(spec), Some(decl), Some(name)) = (spec, decl, name) else { return };
-                if counts.get(&name).copied() != Some(1)
-                    || decl.ptr_operators().next().is_some()
-                    || decl.array_suffixes().next().is_some()
-                {
-                    return;
-                }
-                let Some(ty) = self.spec_ty(&spec) else { return };
-                let visibility = if local {
-                    let Some(v) = visibility_of(decl.syntax()) else { return };
-                    Some(v)
-                } else {
-                    None
-                };
-                out.vars.insert(name, (ty, visibility));
+        let mut note = |spec: Option<ast::DeclSpecifiers>,
+                        decl: Option<ast::Declarator>,
+                        name: Option<String>,
+                        local: bool| {
+            let (Some(spec), Some(decl), Some(name)) = (spec, decl, name) else { return };
+            if counts.get(&name).copied() != Some(1) || decl.array_suffixes().next().is_some() {
+                return;
+            }
+            let visibility = if local {
+                let Some(v) = visibility_of(decl.syntax()) else { return };
+                Some(v)
+            } else {
+                None
             };
+            let ptrs: Vec<SyntaxKind> =
+                decl.ptr_operators().map(|p| p.kind_token().map(|t| t.kind()).unwrap_or(SyntaxKind::ERROR)).collect();
+            if ptrs.is_empty()
+                && let Some(ty) = self.spec_ty(&spec)
+            {
+                out.vars.insert(name, (ty, visibility));
+                return;
+            }
+            // a struct of the unit, by value or reference (`.`) or through a pointer (`->`)
+            let pointer = match ptrs.as_slice() {
+                [] | [SyntaxKind::AMP] => false,
+                [SyntaxKind::STAR] => true,
+                _ => return,
+            };
+            if let Some(ast::TypeSpec::Path(p)) = spec.type_spec()
+                && p.template_args().is_none()
+                && let Some(s) = self.known_struct(&p.text())
+            {
+                out.structs.insert(name, (s, pointer, visibility));
+            }
+        };
         if let Some(params) = ast::Function::cast(root.clone()).and_then(|f| f.param_list()) {
             for p in params.params() {
                 note(p.decl_specifiers(), p.declarator(), p.name().map(|n| n.text()), false);
@@ -334,6 +351,89 @@ impl Checker<'_> {
             }
         }
         out
+    }
+
+    /// The struct of the unit a type name stands for, when its fields are known for sure
+    /// (defined once, not in a template, no bases) and no template parameter or other
+    /// value of the unit has that name.
+    fn known_struct(&self, text: &str) -> Option<String> {
+        let name = self.tree.resolve_alias(strip_metal(text));
+        (self.tree.fields.contains_key(name) && !self.tree.value_names.contains(name)).then(|| name.to_string())
+    }
+
+    /// The struct a value expression has: a struct variable, a field of struct type, an
+    /// element of an array through a struct pointer.
+    fn struct_of(&self, e: &ast::Expr, locals: &TypedLocals) -> Option<String> {
+        match e {
+            ast::Expr::Path(p) if !p.is_qualified() && p.template_args().is_none() => {
+                match locals.get_struct(p.name()?.text(), p.syntax().text_range())? {
+                    (s, false) => Some(s),
+                    (_, true) => None,
+                }
+            }
+            ast::Expr::Paren(p) => self.struct_of(&p.expr()?, locals),
+            ast::Expr::Member(m) if m.template_args().is_none() => {
+                let (base, field) = self.member_of_struct(m, locals)?;
+                self.known_struct(self.tree.field_type(&base, &field)?)
+            }
+            ast::Expr::Index(i) => {
+                let ast::Expr::Path(p) = i.base()? else { return None };
+                if p.is_qualified() || p.template_args().is_some() {
+                    return None;
+                }
+                match locals.get_struct(p.name()?.text(), p.syntax().text_range())? {
+                    (s, true) => Some(s),
+                    (_, false) => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// For `s.f` or `p->f` on a struct of the unit: the struct and the field's name.
+    fn member_of_struct(&self, m: &ast::MemberExpr, locals: &TypedLocals) -> Option<(String, String)> {
+        let base = m.base()?;
+        let s = if m.is_arrow() {
+            let ast::Expr::Path(p) = base else { return None };
+            if p.is_qualified() || p.template_args().is_some() {
+                return None;
+            }
+            match locals.get_struct(p.name()?.text(), p.syntax().text_range())? {
+                (s, true) => s,
+                (_, false) => return None,
+            }
+        } else {
+            self.struct_of(&base, locals)?
+        };
+        Some((s, m.member()?.text().to_string()))
+    }
+
+    /// The builtin numeric type a call to a function of the unit returns: every function
+    /// of that name returns the same plain type, none is a template or a member, no
+    /// variable hides it and the library has no function of that name.
+    fn user_call_ty(&self, name: &str, locals: &TypedLocals) -> Option<Ty> {
+        if locals.vars.contains_key(name)
+            || locals.structs.contains_key(name)
+            || self.tree.value_names.contains(name)
+            || !self.lib.lookup(name).is_empty()
+        {
+            return None;
+        }
+        let mut returns = self.tree.functions.iter().filter(|f| f.name == name).map(|f| f.returns.as_str());
+        let first = returns.next()?;
+        if first.is_empty() || returns.any(|r| r != first) {
+            return None;
+        }
+        self.named_ty(first)
+    }
+
+    /// The builtin numeric type of a field access on a struct of the unit.
+    fn field_ty(&self, m: &ast::MemberExpr, locals: &TypedLocals) -> Option<Ty> {
+        if m.template_args().is_some() {
+            return None;
+        }
+        let (s, field) = self.member_of_struct(m, locals)?;
+        self.named_ty(self.tree.field_type(&s, &field)?)
     }
 
     /// The builtin numeric type named by declaration specifiers, if it is one.
@@ -407,6 +507,9 @@ impl Checker<'_> {
                     return None;
                 }
                 let name = p.name()?;
+                if !p.is_qualified() && self.tree.functions.iter().any(|f| f.name == name.text()) {
+                    return self.user_call_ty(name.text(), locals);
+                }
                 if locals.vars.contains_key(name.text()) || self.tree.declared.contains(name.text()) {
                     return None;
                 }
@@ -418,6 +521,9 @@ impl Checker<'_> {
                     return None;
                 }
                 self.spec_ty(&ty.decl_specifiers()?)
+            }
+            ast::Expr::Member(m) if m.template_args().is_none() && self.field_ty(m, locals).is_some() => {
+                self.field_ty(m, locals)
             }
             ast::Expr::Member(m) if !m.is_arrow() && m.template_args().is_none() => {
                 let Ty::Vector(elem, size, _) = self.expr_ty(&m.base()?, locals)? else { return None };
@@ -582,14 +688,19 @@ impl Checker<'_> {
             if m.is_arrow() || m.template_args().is_some() {
                 continue;
             }
-            let Some(ast::Expr::Path(base)) = m.base() else { continue };
-            if base.is_qualified() {
-                continue;
-            }
-            let Some(var) = base.name() else { continue };
-            let Some(Ty::Vector(elem, size, packed)) = locals.get(var.text(), m.syntax().text_range()) else {
-                continue;
+            let vector = match m.base() {
+                Some(ast::Expr::Path(base)) if !base.is_qualified() => {
+                    base.name().and_then(|var| locals.get(var.text(), m.syntax().text_range()))
+                }
+                // a field of a struct of the unit: `in.position.xyz`
+                Some(ast::Expr::Member(field)) => self.field_ty(&field, locals),
+                // a call's result: `shade(c).rgb`, `float3(x).xy`
+                Some(e @ (ast::Expr::Call(_) | ast::Expr::Construct(_) | ast::Expr::Paren(_))) => {
+                    self.expr_ty(&e, locals)
+                }
+                _ => None,
             };
+            let Some(Ty::Vector(elem, size, packed)) = vector else { continue };
             let ty = format!("{}{elem}{size}", if packed { "packed_" } else { "" });
             let Some(tok) = m.member() else { continue };
             let written = is_written(m.syntax());
@@ -1555,11 +1666,23 @@ impl std::fmt::Display for Ty {
 #[derive(Debug, Default)]
 struct TypedLocals {
     vars: FxHashMap<String, (Ty, Option<Visibility>)>,
+    /// Variables of a struct type of the unit: the struct, and whether the variable is a
+    /// pointer to it.
+    structs: FxHashMap<String, (String, bool, Option<Visibility>)>,
 }
 
 impl TypedLocals {
     fn is_empty(&self) -> bool {
-        self.vars.is_empty()
+        self.vars.is_empty() && self.structs.is_empty()
+    }
+
+    /// The struct of the variable `name` used at `at`, and whether it is a pointer.
+    fn get_struct(&self, name: &str, at: TextRange) -> Option<(String, bool)> {
+        let (s, pointer, visibility) = self.structs.get(name)?;
+        if visibility.is_some_and(|v| !v.covers(at)) {
+            return None;
+        }
+        Some((s.clone(), *pointer))
     }
 
     /// The type of the variable `name` used at `at`.

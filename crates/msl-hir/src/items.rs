@@ -29,6 +29,13 @@ pub struct ItemTree {
     /// Names declared as something other than a function: variables, fields, template
     /// parameters, enumerators.
     pub value_names: FxHashSet<String>,
+    /// The fields of each struct or class defined once in the unit, outside templates and
+    /// without base classes: field name to its type as written (`""` when it is not a
+    /// plain named type: a pointer, an array, a bit-field).
+    pub fields: FxHashMap<String, FxHashMap<String, String>>,
+    /// Struct names defined more than once (in different namespaces, say), or in a
+    /// template, or with bases: their fields are not known for sure.
+    pub unsure_structs: FxHashSet<String>,
 }
 
 /// The item-tree parts of the top-level nodes of each unit's latest parse, by node.
@@ -56,6 +63,9 @@ pub struct FunctionItem {
     pub context: crate::db::FunctionContext,
     /// The least and greatest number of arguments it takes (`usize::MAX`: variadic).
     pub arity: (usize, usize),
+    /// The return type as written when it is a plain named type (`""` for a pointer, a
+    /// reference, a trailing return type, a template's or a class member's function).
+    pub returns: String,
 }
 
 impl ItemTree {
@@ -63,6 +73,27 @@ impl ItemTree {
         let mut t = ItemTree::part(green);
         t.function_count = t.functions.len() as u32;
         t
+    }
+
+    /// Takes the struct fields of `part`; a name defined in both becomes unsure.
+    fn add_structs(&mut self, part: &ItemTree) {
+        self.unsure_structs.extend(part.unsure_structs.iter().cloned());
+        for (name, fields) in &part.fields {
+            if self.fields.contains_key(name) {
+                self.unsure_structs.insert(name.clone());
+            } else {
+                self.fields.insert(name.clone(), fields.clone());
+            }
+        }
+        let unsure = &self.unsure_structs;
+        self.fields.retain(|name, _| !unsure.contains(name));
+    }
+
+    /// The type of field `field` of struct `name`, as written, when the struct is known for
+    /// sure and the field is a plain named type.
+    pub fn field_type(&self, name: &str, field: &str) -> Option<&str> {
+        let t = self.fields.get(name)?.get(field)?;
+        (!t.is_empty()).then_some(t.as_str())
     }
 
     /// The item tree of a unit from the parts of its top-level nodes, reusing the parts
@@ -89,6 +120,7 @@ impl ItemTree {
             for (k, v) in &part.int_constants {
                 t.int_constants.insert(k.clone(), *v);
             }
+            t.add_structs(&part);
             seen.insert(key, (child.to_owned(), part));
         }
         // keep only the current nodes (the map holds them, so their addresses stay theirs)
@@ -104,10 +136,23 @@ impl ItemTree {
             let func = ast::Function::cast(SyntaxNode::new_root(f.to_owned()));
             let name = func.as_ref().and_then(|f| f.name()).map(|n| n.text()).unwrap_or_default();
             let arity = func.as_ref().and_then(|f| f.param_list()).map(|l| params_arity(&l)).unwrap_or((0, usize::MAX));
-            t.functions.push(FunctionItem { name, signature: signature(f), context, arity });
+            let returns = func
+                .as_ref()
+                .filter(|_| !context.template && !context.member)
+                .filter(|f| {
+                    f.declarator().is_some_and(|d| d.ptr_operators().next().is_none())
+                        && !f.syntax().children().any(|c| c.kind() == SyntaxKind::TRAILING_RETURN)
+                })
+                .and_then(|f| f.decl_specifiers())
+                .and_then(|d| d.type_spec())
+                .filter(|ts| !ts.syntax().descendants().any(|n| n.kind() == SyntaxKind::TEMPLATE_ARG_LIST))
+                .map(|ts| compact(ts.syntax()))
+                .unwrap_or_default();
+            t.functions.push(FunctionItem { name, signature: signature(f), context, arity, returns });
         }
-        let mut stack = vec![green];
-        while let Some(node) = stack.pop() {
+        // each node with whether it sits in a template
+        let mut stack = vec![(green, false)];
+        while let Some((node, in_template)) = stack.pop() {
             match SyntaxKind::from(node.kind().0) {
                 // bodies, expressions, template arguments, attributes and explicit
                 // instantiations do not declare items
@@ -125,6 +170,20 @@ impl ItemTree {
                     let name = node.children().find_map(|c| c.into_node().filter(|n| is(n, SyntaxKind::NAME)));
                     if let Some(ident) = name.and_then(name_ident) {
                         t.types.insert(ident.to_string());
+                        if SyntaxKind::from(node.kind().0) == SyntaxKind::STRUCT {
+                            let fields = ast::Struct::cast(SyntaxNode::new_root(node.to_owned()))
+                                .filter(|s| !in_template && s.base_clause().is_none())
+                                .and_then(|s| struct_fields(&s));
+                            match fields {
+                                Some(f) if !t.fields.contains_key(ident) && !t.unsure_structs.contains(ident) => {
+                                    t.fields.insert(ident.to_string(), f);
+                                }
+                                _ => {
+                                    t.fields.remove(ident);
+                                    t.unsure_structs.insert(ident.to_string());
+                                }
+                            }
+                        }
                     }
                 }
                 SyntaxKind::TYPEDEF_DECL => {
@@ -203,7 +262,8 @@ impl ItemTree {
                 }
                 _ => {}
             }
-            stack.extend(node.children().filter_map(|c| c.into_node()));
+            let in_template = in_template || SyntaxKind::from(node.kind().0) == SyntaxKind::TEMPLATE_DECL;
+            stack.extend(node.children().filter_map(|c| c.into_node()).map(|c| (c, in_template)));
         }
         t
     }
@@ -219,6 +279,38 @@ impl ItemTree {
         }
         ""
     }
+}
+
+/// The fields of a struct (`None` for a union, whose fields share storage, or a struct
+/// with anonymous members, whose fields are reached without a name).
+fn struct_fields(s: &ast::Struct) -> Option<FxHashMap<String, String>> {
+    if s.keyword().is_some_and(|k| k.kind() == SyntaxKind::UNION_KW) {
+        return None;
+    }
+    let mut fields = FxHashMap::default();
+    for member in s.members() {
+        match member {
+            ast::Item::VarDecl(v) => {
+                let ty = v.decl_specifiers().and_then(|d| d.type_spec()).map(|ts| compact(ts.syntax()));
+                let declarators: Vec<_> = v.declarators().collect();
+                if declarators.is_empty() {
+                    // `struct { ... };` or `union { ... };` inside: anonymous members
+                    return None;
+                }
+                for d in declarators {
+                    let Some(name) = d.name().map(|n| n.text()) else { continue };
+                    let plain = d
+                        .declarator()
+                        .is_some_and(|d| d.ptr_operators().next().is_none() && d.array_suffixes().next().is_none())
+                        && !d.syntax().children().any(|n| n.kind() == SyntaxKind::BIT_FIELD);
+                    fields.insert(name, if plain { ty.clone().unwrap_or_default() } else { String::new() });
+                }
+            }
+            ast::Item::Struct(inner) if inner.name().is_none() => return None,
+            _ => {}
+        }
+    }
+    Some(fields)
 }
 
 /// The least and greatest number of arguments a parameter list accepts.
