@@ -427,6 +427,22 @@ impl Checker<'_> {
         self.named_ty(first)
     }
 
+    /// The builtin numeric type a call to a library function returns, from the types of
+    /// its arguments (see `Stdlib::call_result`).
+    fn library_call_ty(&self, name: &str, call: &ast::CallExpr, locals: &TypedLocals) -> Option<Ty> {
+        let args: Vec<Option<String>> = call
+            .arg_list()?
+            .args()
+            .map(|a| match self.expr_ty(&a, locals) {
+                // packed vectors reach the library through a conversion
+                Some(Ty::Vector(_, _, true)) | None => None,
+                Some(t) => Some(t.to_string()),
+            })
+            .collect();
+        let args: Vec<Option<&str>> = args.iter().map(|a| a.as_deref()).collect();
+        Ty::parse(&self.lib.call_result(name, &args)?)
+    }
+
     /// The builtin numeric type of a field access on a struct of the unit.
     fn field_ty(&self, m: &ast::MemberExpr, locals: &TypedLocals) -> Option<Ty> {
         if m.template_args().is_some() {
@@ -510,10 +526,16 @@ impl Checker<'_> {
                 if !p.is_qualified() && self.tree.functions.iter().any(|f| f.name == name.text()) {
                     return self.user_call_ty(name.text(), locals);
                 }
-                if locals.vars.contains_key(name.text()) || self.tree.declared.contains(name.text()) {
+                if locals.vars.contains_key(name.text())
+                    || locals.structs.contains_key(name.text())
+                    || self.tree.declared.contains(name.text())
+                {
                     return None;
                 }
-                self.named_ty(&text)
+                if let Some(ty) = self.named_ty(&text) {
+                    return Some(ty);
+                }
+                self.library_call_ty(name.text(), c, locals)
             }
             ast::Expr::Construct(c) => {
                 let ty = c.ty()?;

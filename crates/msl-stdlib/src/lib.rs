@@ -10,6 +10,7 @@
 //! Hover, completion, signature help, overload resolution and availability checks all
 //! read these tables.
 
+mod calls;
 mod hover;
 
 use std::sync::OnceLock;
