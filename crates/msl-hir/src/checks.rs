@@ -831,6 +831,8 @@ impl Checker<'_> {
         let counts = local;
         // names of constant views declared here: true for references
         let mut views: FxHashMap<String, (bool, Option<Visibility>)> = FxHashMap::default();
+        // plain variables and parameters declared `const` or `constexpr`
+        let mut consts: FxHashMap<String, Option<Visibility>> = FxHashMap::default();
         let mut add = |spec: Option<ast::DeclSpecifiers>,
                        decl: Option<ast::Declarator>,
                        name: Option<String>,
@@ -843,6 +845,12 @@ impl Checker<'_> {
                 None
             };
             let ops: Vec<ast::PtrOperator> = decl.ptr_operators().collect();
+            if ops.is_empty()
+                && (spec.has(SyntaxKind::CONST_KW) || spec.has(SyntaxKind::CONSTEXPR_KW))
+                && decl.param_list().is_none()
+            {
+                consts.insert(name.clone(), visibility);
+            }
             let [op] = ops.as_slice() else { return };
             let space = op.address_space().or_else(|| spec.address_space());
             if space.is_some_and(|t| t.kind() == SyntaxKind::CONSTANT_KW) {
@@ -879,6 +887,20 @@ impl Checker<'_> {
             let Some(target) = target else { continue };
             let Some((name, derefs)) = write_root(&target) else { continue };
             let declared_here = counts.get(&name).copied().unwrap_or(0);
+            if let Some(visibility) = consts.get(&name)
+                && !self.context.template
+                && declared_here == 1
+                && visibility.is_none_or(|v| v.covers(target.syntax().text_range()))
+                && matches!(strip_parens(&target), Some(ast::Expr::Path(_)))
+            {
+                self.report(
+                    target.syntax(),
+                    "E1704",
+                    format!("cannot assign to `{name}`: it is declared `const`"),
+                    Some("declare it without `const`, or put the new value in another variable".into()),
+                );
+                continue;
+            }
             // the written memory is the view's own only with exactly the dereferences of
             // the view itself; a pointer stored in constant memory may point anywhere
             let what = if let Some(&(reference, visibility)) = views.get(&name) {
@@ -1882,6 +1904,15 @@ fn is_assignment(k: SyntaxKind) -> bool {
 
 /// The variable an assignment target writes into, and how many times the target
 /// dereferences on the way (indexing, `*`, `->`).
+/// `e` without the parentheses around it.
+fn strip_parens(e: &ast::Expr) -> Option<ast::Expr> {
+    let mut e = e.clone();
+    while let ast::Expr::Paren(p) = e {
+        e = p.expr()?;
+    }
+    Some(e)
+}
+
 fn write_root(e: &ast::Expr) -> Option<(String, usize)> {
     let mut e = e.clone();
     let mut derefs = 0;

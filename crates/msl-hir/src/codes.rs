@@ -327,6 +327,19 @@ pub static CODES: &[CodeInfo] = &[
         good: "float4 a; float3 b;\nfloat4 s = a + float4(b, 0.0f);",
     },
     CodeInfo {
+        code: "E1704",
+        name: "const-write",
+        severity: Severity::Error,
+        summary: "An assignment, increment or decrement of a variable or parameter declared `const`",
+        explanation: "A variable or parameter declared `const` or `constexpr` keeps the value it was \
+                      initialized with: assigning to it, compound assignment (`+=`) and `++`/`--` do not \
+                      compile. Declare it without `const`, or compute the new value into another variable. \
+                      The check applies to plain variables (not pointers or references) declared once in the \
+                      function, outside templates.",
+        bad: "const float scale = 2.0f;\nscale *= 0.5f;",
+        good: "float scale = 2.0f;\nscale *= 0.5f;",
+    },
+    CodeInfo {
         code: "E1601",
         name: "constant-write",
         severity: Severity::Error,
