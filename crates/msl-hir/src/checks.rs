@@ -452,6 +452,15 @@ impl Checker<'_> {
         self.named_ty(self.tree.field_type(&s, &field)?)
     }
 
+    /// The builtin numeric type a type-id names, when it is a plain one (no pointer,
+    /// reference or array).
+    fn type_id_ty(&self, ty: &ast::Type) -> Option<Ty> {
+        if ty.declarator().is_some() {
+            return None;
+        }
+        self.spec_ty(&ty.decl_specifiers()?)
+    }
+
     /// The builtin numeric type named by declaration specifiers, if it is one.
     fn spec_ty(&self, spec: &ast::DeclSpecifiers) -> Option<Ty> {
         match spec.type_spec()? {
@@ -518,6 +527,16 @@ impl Checker<'_> {
             // `float3(...)`: a type name called like a function
             ast::Expr::Call(c) => {
                 let Some(ast::Expr::Path(p)) = c.callee() else { return None };
+                // `as_type<T>(x)` is a `T`
+                if let Some(args) = p.template_args()
+                    && p.name().is_some_and(|n| n.text() == "as_type")
+                    && matches!(strip_metal(&p.text()).split('<').next(), Some("as_type"))
+                    && !self.tree.declared.contains("as_type")
+                {
+                    let mut list = args.args();
+                    let (Some(arg), None) = (list.next(), list.next()) else { return None };
+                    return self.type_id_ty(&arg.ty()?);
+                }
                 let text = p.text();
                 if p.template_args().is_some() || !(text == strip_metal(&text) || text.starts_with("metal::")) {
                     return None;
@@ -536,6 +555,11 @@ impl Checker<'_> {
                     return Some(ty);
                 }
                 self.library_call_ty(name.text(), c, locals)
+            }
+            // `(float3)x`, `static_cast<float3>(x)`: the type named
+            ast::Expr::Cast(c) => self.type_id_ty(&c.ty()?),
+            ast::Expr::CxxCast(c) if c.keyword().is_some_and(|k| k.text() == "static_cast") => {
+                self.type_id_ty(&c.ty()?)
             }
             ast::Expr::Construct(c) => {
                 let ty = c.ty()?;
