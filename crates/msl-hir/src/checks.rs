@@ -106,6 +106,8 @@ struct Checker<'a> {
     unit_complete: bool,
     /// Parameters of texture type: name to (texture type, access), when both are known.
     textures: FxHashMap<String, (String, &'static str)>,
+    /// Parameters of texture type: name to (texture type, element type as written).
+    texels: FxHashMap<String, (String, String)>,
     out: Vec<HirDiagnostic>,
 }
 
@@ -142,6 +144,7 @@ impl<'a> Checker<'a> {
             context,
             unit_complete: !complete_check || !crate::db::unit_incomplete(db, unit),
             textures: FxHashMap::default(),
+            texels: FxHashMap::default(),
         };
         Some((cx, SyntaxNode::new_root(green.clone())))
     }
@@ -206,13 +209,20 @@ impl Checker<'_> {
             }
         }
         self.threadgroup_variables(root, &vars);
+        if let Some(f) = ast::Function::cast(root.clone()) {
+            self.texels = self
+                .texture_params(&f, &local)
+                .into_iter()
+                .map(|(n, base, args)| (n, (base, args.first().cloned().unwrap_or_default())))
+                .collect();
+        }
         let typed = self.typed_locals(root, &vars, &local);
         self.swizzles(&typed, &members);
         self.conversions(root, &typed, &vars, &writes, &returns);
         self.operands(&typed, &writes);
         self.constant_writes(root, &vars, &writes, &local);
         if let Some(f) = ast::Function::cast(root.clone()) {
-            self.textures = self.texture_params(&f, &local);
+            self.textures = self.texture_accesses(&f, &local);
         }
         for call in calls {
             self.call_availability(&call, &local);
@@ -443,6 +453,43 @@ impl Checker<'_> {
         Ty::parse(&self.lib.call_result(name, &args)?)
     }
 
+    /// What `t.read(...)`, `t.sample(...)`, `t.gather(...)` and `t.get_width()` return for a
+    /// texture parameter `t` whose element type is a plain scalar: four components of it
+    /// for color textures, the scalar itself when a depth texture is read or sampled, and
+    /// `uint` for sizes.
+    fn texture_call_ty(&self, m: &ast::MemberExpr, locals: &TypedLocals) -> Option<Ty> {
+        if m.is_arrow() || m.template_args().is_some() {
+            return None;
+        }
+        let Some(ast::Expr::Path(base)) = m.base() else { return None };
+        if base.is_qualified() {
+            return None;
+        }
+        let var = base.name()?;
+        if locals.vars.contains_key(var.text()) || locals.structs.contains_key(var.text()) {
+            return None;
+        }
+        let (texture, elem) = self.texels.get(var.text())?;
+        let method = m.member()?.text().to_string();
+        if matches!(
+            method.as_str(),
+            "get_width" | "get_height" | "get_depth" | "get_array_size" | "get_num_mip_levels" | "get_num_samples"
+        ) {
+            return Some(Ty::Scalar("uint".into()));
+        }
+        let elem = match strip_metal(elem) {
+            "" if texture.starts_with("depth") => "float",
+            e @ ("float" | "half" | "int" | "uint" | "short" | "ushort") => e,
+            _ => return None,
+        };
+        let depth = texture.starts_with("depth");
+        match method.as_str() {
+            "read" | "sample" if depth => Some(Ty::Scalar(elem.into())),
+            "read" | "sample" | "gather" => Some(Ty::Vector(elem.into(), 4, false)),
+            _ => None,
+        }
+    }
+
     /// The builtin numeric type of a field access on a struct of the unit.
     fn field_ty(&self, m: &ast::MemberExpr, locals: &TypedLocals) -> Option<Ty> {
         if m.template_args().is_some() {
@@ -525,6 +572,10 @@ impl Checker<'_> {
             ast::Expr::Path(p) if !p.is_qualified() => locals.get(p.name()?.text(), p.syntax().text_range()),
             ast::Expr::Paren(p) => self.expr_ty(&p.expr()?, locals),
             // `float3(...)`: a type name called like a function
+            ast::Expr::Call(c) if matches!(c.callee(), Some(ast::Expr::Member(_))) => {
+                let Some(ast::Expr::Member(m)) = c.callee() else { return None };
+                self.texture_call_ty(&m, locals)
+            }
             ast::Expr::Call(c) => {
                 let Some(ast::Expr::Path(p)) = c.callee() else { return None };
                 // `as_type<T>(x)` is a `T`
@@ -1072,8 +1123,10 @@ impl Checker<'_> {
     /// The function's parameters of texture type whose access is known: written as a
     /// template argument, or the default (`access::sample`) of the texture types that have
     /// one. A name declared more than once in the function (shadowed) is left out.
-    fn texture_params(&self, f: &ast::Function, counts: &NameCounts) -> FxHashMap<String, (String, &'static str)> {
-        let mut out = FxHashMap::default();
+    /// Parameters of a library texture type (not pointers or arrays, declared once): name,
+    /// texture type and its template arguments as written.
+    fn texture_params(&self, f: &ast::Function, counts: &NameCounts) -> Vec<(String, String, Vec<String>)> {
+        let mut out = Vec::new();
         let Some(params) = f.param_list() else { return out };
         for p in params.params() {
             let Some(name) = p.name().map(|n| n.text()) else { continue };
@@ -1100,6 +1153,15 @@ impl Checker<'_> {
                 .template_args()
                 .map(|a| a.args().map(|x| crate::items::compact(x.syntax())).collect())
                 .unwrap_or_default();
+            out.push((name, base, args));
+        }
+        out
+    }
+
+    /// Texture parameters whose access is known: name to (texture type, access).
+    fn texture_accesses(&self, f: &ast::Function, counts: &NameCounts) -> FxHashMap<String, (String, &'static str)> {
+        let mut out = FxHashMap::default();
+        for (name, base, args) in self.texture_params(f, counts) {
             let access = match args.get(1) {
                 Some(a) => match strip_metal(a).trim_start_matches("access::") {
                     "sample" => "sample",
