@@ -320,7 +320,22 @@ impl Checker<'_> {
                         name: Option<String>,
                         local: bool| {
             let (Some(spec), Some(decl), Some(name)) = (spec, decl, name) else { return };
-            if counts.get(&name).copied() != Some(1) || decl.array_suffixes().next().is_some() {
+            if counts.get(&name).copied() != Some(1) {
+                return;
+            }
+            let arrays = decl.array_suffixes().count();
+            let ptr_kinds: Vec<SyntaxKind> =
+                decl.ptr_operators().map(|p| p.kind_token().map(|t| t.kind()).unwrap_or(SyntaxKind::ERROR)).collect();
+            // `T *p` or `T a[N]`: indexing (or `*p`) gives a `T`
+            if (arrays == 1 && ptr_kinds.is_empty()) || (arrays == 0 && ptr_kinds == [SyntaxKind::STAR]) {
+                let visibility = if local { visibility_of(decl.syntax()) } else { None };
+                if let Some(ty) = self.spec_ty(&spec)
+                    && (!local || visibility.is_some())
+                {
+                    out.elements.insert(name.clone(), (ty, visibility));
+                }
+            }
+            if arrays > 0 {
                 return;
             }
             let visibility = if local {
@@ -358,6 +373,30 @@ impl Checker<'_> {
         for v in vars.iter().filter_map(|n| ast::VarDecl::cast(n.clone())) {
             for d in v.declarators() {
                 note(v.decl_specifiers(), d.declarator(), d.name().map(|n| n.text()), true);
+            }
+        }
+        // `auto` variables, in order: each takes its initializer's type, which may
+        // involve the ones before it
+        for v in vars.iter().filter_map(|n| ast::VarDecl::cast(n.clone())) {
+            if !v
+                .decl_specifiers()
+                .is_some_and(|s| s.syntax().descendants_with_tokens().any(|e| e.kind() == SyntaxKind::AUTO_KW))
+            {
+                continue;
+            }
+            for d in v.declarators() {
+                let (Some(decl), Some(name)) = (d.declarator(), d.name().map(|n| n.text())) else { continue };
+                if counts.get(&name).copied() != Some(1)
+                    || decl.ptr_operators().next().is_some()
+                    || decl.array_suffixes().next().is_some()
+                {
+                    continue;
+                }
+                let Some(init) = d.initializer().and_then(|i| i.expr()) else { continue };
+                let Some(visibility) = visibility_of(decl.syntax()) else { continue };
+                if let Some(ty) = self.expr_ty(&init, &out) {
+                    out.vars.insert(name, (ty, Some(visibility)));
+                }
             }
         }
         out
@@ -499,6 +538,16 @@ impl Checker<'_> {
         self.named_ty(self.tree.field_type(&s, &field)?)
     }
 
+    /// The variable an index expression indexes, when it is a plain name (`p[i]`).
+    fn indexed_name(i: &ast::IndexExpr) -> Option<String> {
+        match i.base()? {
+            ast::Expr::Path(p) if !p.is_qualified() && p.template_args().is_none() => {
+                Some(p.name()?.text().to_string())
+            }
+            _ => None,
+        }
+    }
+
     /// The builtin numeric type a type-id names, when it is a plain one (no pointer,
     /// reference or array).
     fn type_id_ty(&self, ty: &ast::Type) -> Option<Ty> {
@@ -627,6 +676,10 @@ impl Checker<'_> {
                 let name = m.member()?.text().to_string();
                 check_swizzle(&name, "", size, false, false).ok()?;
                 Some(if name.len() == 1 { Ty::Scalar(elem) } else { Ty::Vector(elem, name.len(), false) })
+            }
+            ast::Expr::Index(i) if Self::indexed_name(i).is_some_and(|n| locals.elements.contains_key(&n)) => {
+                let Some(ast::Expr::Path(p)) = i.base() else { return None };
+                locals.get_element(p.name()?.text(), p.syntax().text_range())
             }
             ast::Expr::Index(i) => match self.expr_ty(&i.base()?, locals)? {
                 Ty::Vector(elem, _, _) => Some(Ty::Scalar(elem)),
@@ -1799,11 +1852,22 @@ struct TypedLocals {
     /// Variables of a struct type of the unit: the struct, and whether the variable is a
     /// pointer to it.
     structs: FxHashMap<String, (String, bool, Option<Visibility>)>,
+    /// Pointers to and one-dimensional arrays of a builtin numeric type: what `p[i]` is.
+    elements: FxHashMap<String, (Ty, Option<Visibility>)>,
 }
 
 impl TypedLocals {
     fn is_empty(&self) -> bool {
-        self.vars.is_empty() && self.structs.is_empty()
+        self.vars.is_empty() && self.structs.is_empty() && self.elements.is_empty()
+    }
+
+    /// The element type of the pointer or array `name` used at `at`.
+    fn get_element(&self, name: &str, at: TextRange) -> Option<Ty> {
+        let (ty, visibility) = self.elements.get(name)?;
+        if visibility.is_some_and(|v| !v.covers(at)) {
+            return None;
+        }
+        Some(ty.clone())
     }
 
     /// The struct of the variable `name` used at `at`, and whether it is a pointer.
