@@ -187,6 +187,7 @@ impl Checker<'_> {
         let mut writes: Vec<SyntaxNode> = Vec::new();
         let mut members: Vec<SyntaxNode> = Vec::new();
         let mut returns: Vec<SyntaxNode> = Vec::new();
+        let mut constructs: Vec<SyntaxNode> = Vec::new();
         let mut walk = root.preorder();
         while let Some(event) = walk.next() {
             let WalkEvent::Enter(node) = event else { continue };
@@ -204,6 +205,10 @@ impl Checker<'_> {
                 SyntaxKind::VAR_DECL => vars.push(node),
                 SyntaxKind::MEMBER_EXPR => members.push(node),
                 SyntaxKind::RETURN_STMT => returns.push(node),
+                SyntaxKind::CONSTRUCT_EXPR => {
+                    self.forbidden_node(&node);
+                    constructs.push(node);
+                }
                 SyntaxKind::BIN_EXPR | SyntaxKind::PREFIX_EXPR | SyntaxKind::POSTFIX_EXPR => writes.push(node),
                 _ => self.forbidden_node(&node),
             }
@@ -221,6 +226,7 @@ impl Checker<'_> {
         self.conversions(root, &typed, &vars, &writes, &returns);
         self.operands(&typed, &writes);
         self.constant_writes(root, &vars, &writes, &local);
+        self.vector_constructions(&calls, &constructs, &typed, &local);
         if let Some(f) = ast::Function::cast(root.clone()) {
             self.textures = self.texture_accesses(&f, &local);
         }
@@ -1056,6 +1062,67 @@ impl Checker<'_> {
                 format!("cannot {verb} `{name}`: it {what} the `constant` address space, which is read-only"),
                 Some("write through a `device` pointer, or copy the value into a local variable".into()),
             );
+        }
+    }
+
+    /// E1705: a vector constructed from several arguments whose components do not add up
+    /// to its size. A single argument is never reported: one scalar is replicated, and the
+    /// compiler also accepts one vector of another size (`float3(v4)` keeps `xyz`).
+    fn vector_constructions(
+        &mut self,
+        calls: &[SyntaxNode],
+        constructs: &[SyntaxNode],
+        locals: &TypedLocals,
+        local: &NameCounts,
+    ) {
+        for node in calls.iter().chain(constructs) {
+            let (target, args): (Ty, Vec<ast::Expr>) = match ast::Expr::cast(node.clone()) {
+                Some(ast::Expr::Call(c)) => {
+                    let Some(ast::Expr::Path(p)) = c.callee() else { continue };
+                    let text = p.text();
+                    let Some(name) = p.name() else { continue };
+                    if p.template_args().is_some()
+                        || !(text == strip_metal(&text) || text.starts_with("metal::"))
+                        || local.contains_key(name.text())
+                        || self.tree.declared.contains(name.text())
+                    {
+                        continue;
+                    }
+                    let Some(ty) = self.named_ty(&text) else { continue };
+                    (ty, c.args().collect())
+                }
+                // `float4{...}` is list-initialization: not these rules
+                Some(ast::Expr::Construct(c)) if !c.syntax().children().any(|n| n.kind() == SyntaxKind::INIT_LIST) => {
+                    let Some(ty) = c.ty().and_then(|t| self.type_id_ty(&t)) else { continue };
+                    (ty, c.args().collect())
+                }
+                _ => continue,
+            };
+            let Ty::Vector(_, size, _) = target else { continue };
+            let Some(arg_tys) = args.iter().map(|a| self.expr_ty(a, locals)).collect::<Option<Vec<Ty>>>() else {
+                continue;
+            };
+            let components = |t: &Ty| match t {
+                Ty::Scalar(_) => Some(1),
+                Ty::Vector(_, n, _) => Some(*n),
+                Ty::Matrix(..) => None,
+            };
+            let Some(counts) = arg_tys.iter().map(components).collect::<Option<Vec<usize>>>() else { continue };
+            let given: usize = counts.iter().sum();
+            let fine = arg_tys.len() < 2 || given == size;
+            if !fine {
+                let parts = arg_tys.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>().join(", ");
+                self.report(
+                    node,
+                    "E1705",
+                    format!("`{target}` has {size} components; the arguments ({parts}) give {given}"),
+                    Some(if given > size {
+                        "select the components you need (`.xyz`) or drop arguments".into()
+                    } else {
+                        "pass the missing components, or one scalar for all of them".into()
+                    }),
+                );
+            }
         }
     }
 

@@ -327,6 +327,19 @@ pub static CODES: &[CodeInfo] = &[
         good: "float4 a; float3 b;\nfloat4 s = a + float4(b, 0.0f);",
     },
     CodeInfo {
+        code: "E1705",
+        name: "vector-construction",
+        severity: Severity::Error,
+        summary: "A vector constructor whose arguments do not supply exactly its components",
+        explanation: "A vector built from several arguments takes their components in order, and they must \
+                      add up to its size: `float4(rgb, 1.0f)`, `float4(uv, 0.0f, 1.0f)`. Fewer or more \
+                      components do not compile. (A single argument is a conversion: one scalar fills every \
+                      component, one vector is converted.) The check applies where every argument's type is \
+                      known.",
+        bad: "float3 rgb;\nfloat4 p = float4(rgb, 0.0f, 1.0f);",
+        good: "float3 rgb;\nfloat4 p = float4(rgb, 1.0f);",
+    },
+    CodeInfo {
         code: "E1704",
         name: "const-write",
         severity: Severity::Error,
