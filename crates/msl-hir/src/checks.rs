@@ -474,12 +474,11 @@ impl Checker<'_> {
         {
             return None;
         }
-        let mut returns = self.tree.functions.iter().filter(|f| f.name == name).map(|f| f.returns.as_str());
-        let first = returns.next()?;
-        if first.is_empty() || returns.any(|r| r != first) {
+        let returns = self.tree.returns.get(name)?;
+        if returns.is_empty() {
             return None;
         }
-        self.named_ty(first)
+        self.named_ty(returns)
     }
 
     /// The builtin numeric type a call to a library function returns, from the types of
@@ -648,7 +647,7 @@ impl Checker<'_> {
                     return None;
                 }
                 let name = p.name()?;
-                if !p.is_qualified() && self.tree.functions.iter().any(|f| f.name == name.text()) {
+                if !p.is_qualified() && self.tree.returns.contains_key(name.text()) {
                     return self.user_call_ty(name.text(), locals);
                 }
                 if locals.vars.contains_key(name.text())
@@ -674,10 +673,13 @@ impl Checker<'_> {
                 }
                 self.spec_ty(&ty.decl_specifiers()?)
             }
-            ast::Expr::Member(m) if m.template_args().is_none() && self.field_ty(m, locals).is_some() => {
-                self.field_ty(m, locals)
-            }
-            ast::Expr::Member(m) if !m.is_arrow() && m.template_args().is_none() => {
+            ast::Expr::Member(m) if m.template_args().is_none() => {
+                if let Some(ty) = self.field_ty(m, locals) {
+                    return Some(ty);
+                }
+                if m.is_arrow() {
+                    return None;
+                }
                 let Ty::Vector(elem, size, _) = self.expr_ty(&m.base()?, locals)? else { return None };
                 let name = m.member()?.text().to_string();
                 check_swizzle(&name, "", size, false, false).ok()?;

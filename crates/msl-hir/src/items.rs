@@ -36,6 +36,9 @@ pub struct ItemTree {
     /// Struct names defined more than once (in different namespaces, say), or in a
     /// template, or with bases: their fields are not known for sure.
     pub unsure_structs: FxHashSet<String>,
+    /// For each function name: the return type all functions of that name share (`""`
+    /// when they differ or one of them is not a plain named type).
+    pub returns: FxHashMap<String, String>,
 }
 
 /// The item-tree parts of the top-level nodes of each unit's latest parse, by node.
@@ -72,7 +75,23 @@ impl ItemTree {
     pub fn build(green: &GreenNodeData) -> ItemTree {
         let mut t = ItemTree::part(green);
         t.function_count = t.functions.len() as u32;
+        t.index_returns();
         t
+    }
+
+    /// Fills [`ItemTree::returns`] from the functions.
+    fn index_returns(&mut self) {
+        let mut returns: FxHashMap<String, String> = FxHashMap::default();
+        for f in &self.functions {
+            match returns.get_mut(&f.name) {
+                Some(r) if *r != f.returns => r.clear(),
+                Some(_) => {}
+                None => {
+                    returns.insert(f.name.clone(), f.returns.clone());
+                }
+            }
+        }
+        self.returns = returns;
     }
 
     /// Takes the struct fields of `part`; a name defined in both becomes unsure.
@@ -126,6 +145,7 @@ impl ItemTree {
         // keep only the current nodes (the map holds them, so their addresses stay theirs)
         *parts = seen;
         t.function_count = t.functions.len() as u32;
+        t.index_returns();
         t
     }
 

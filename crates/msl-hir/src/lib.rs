@@ -75,24 +75,46 @@ pub fn unit_diagnostics(db: &dyn Db, unit: Unit, syntax_only: bool) -> Vec<UnitD
 /// Below this many functions a second thread costs more than it saves.
 const PARALLEL_MIN_FUNCTIONS: usize = 16;
 
-/// With a forked handle (see [`Db::fork`]), checks every other function of `list` on
-/// another thread while this one checks the rest (alternating, as neighbours tend to be
-/// alike in size); the results are memoized for the caller's pass. A cancellation (or any
-/// panic) on the other thread is raised again here.
+/// With a forked handle (see [`Db::fork`]), checks the functions of `list` on this thread
+/// and another one; the results are memoized for the caller's pass. The functions are
+/// shared out by size, largest first, each to the thread with less text so far (sizes
+/// vary a lot: one kernel can be as long as fifty small helpers), which is balanced and
+/// the same on every run. A cancellation (or any panic) on the other thread is raised
+/// again here.
 fn check_in_parallel<'db>(db: &'db dyn Db, unit: Unit, list: &[FunctionId<'db>]) {
     if list.len() < PARALLEL_MIN_FUNCTIONS {
         return;
     }
     let Some(fork) = db.fork() else { return };
+    let mut by_size: Vec<(u32, usize)> = list
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (function_green(db, *f).as_ref().map_or(0, |g| u32::from(g.0.text_len())), i))
+        .collect();
+    by_size.sort_by(|a, b| b.cmp(a));
+    let (mut here, mut there) = (Vec::new(), Vec::new());
+    let (mut here_size, mut there_size) = (0u64, 0u64);
+    for (size, i) in by_size {
+        if here_size <= there_size {
+            here.push(i);
+            here_size += u64::from(size);
+        } else {
+            there.push(i);
+            there_size += u64::from(size);
+        }
+    }
     std::thread::scope(|s| {
         let helper = s.spawn(move || {
             let db: &dyn Db = &*fork;
-            for function in functions(db, unit).into_iter().skip(1).step_by(2) {
-                check_function(db, function);
+            let mine = functions(db, unit);
+            for i in there {
+                if let Some(function) = mine.get(i) {
+                    check_function(db, *function);
+                }
             }
         });
-        for function in list.iter().step_by(2) {
-            check_function(db, *function);
+        for i in here {
+            check_function(db, list[i]);
         }
         if let Err(panic) = helper.join() {
             std::panic::resume_unwind(panic);

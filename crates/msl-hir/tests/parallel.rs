@@ -57,7 +57,8 @@ fn the_second_thread_checks_functions() {
     assert_eq!(checks.len(), 40, "every function checked exactly once: {checks:#?}");
     let here = format!("on {:?}", std::thread::current().id());
     let elsewhere = checks.iter().filter(|e| !e.ends_with(&here)).count();
-    assert_eq!(elsewhere, 20, "half of the checks ran on the second thread: {checks:#?}");
+    // shared out by size: about half each
+    assert!((15..=25).contains(&elsewhere), "{elsewhere} of the checks ran on the second thread: {checks:#?}");
 }
 
 #[test]
