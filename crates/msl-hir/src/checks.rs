@@ -224,6 +224,7 @@ impl Checker<'_> {
         let typed = self.typed_locals(root, &vars, &local);
         self.swizzles(&typed, &members);
         self.conversions(root, &typed, &vars, &writes, &returns);
+        self.argument_conversions(&calls, &typed, &local);
         self.operands(&typed, &writes);
         self.constant_writes(root, &vars, &writes, &local);
         self.vector_constructions(&calls, &constructs, &typed, &local);
@@ -832,6 +833,41 @@ impl Checker<'_> {
                 _ => Some(format!("convert explicitly: `{target}(...)`")),
             };
             self.report(e.syntax(), "E1702", message, hint);
+        }
+    }
+
+    /// E1702 for arguments: a call to a function of the unit (one function and its
+    /// declarations, not a template, no library function of that name) passes an argument
+    /// of known type that does not convert to the parameter's builtin type.
+    fn argument_conversions(&mut self, calls: &[SyntaxNode], locals: &TypedLocals, local: &NameCounts) {
+        for call in calls.iter().filter_map(|n| ast::CallExpr::cast(n.clone())) {
+            let Some(ast::Expr::Path(p)) = call.callee() else { continue };
+            if p.is_qualified() || p.template_args().is_some() {
+                continue;
+            }
+            let Some(name) = p.name() else { continue };
+            let name = name.text();
+            if local.contains_key(name) || self.tree.value_names.contains(name) || !self.lib.lookup(name).is_empty() {
+                continue;
+            }
+            let Some(params) = self.tree.params.get(name) else { continue };
+            let args: Vec<ast::Expr> = call.args().collect();
+            if args.len() > params.len() {
+                continue;
+            }
+            for (k, (param, arg)) in params.iter().zip(&args).enumerate() {
+                let Some(target) = self.named_ty(param) else { continue };
+                let Some(source) = self.expr_ty(arg, locals) else { continue };
+                if target.converts_from(&source) {
+                    continue;
+                }
+                self.report(
+                    arg.syntax(),
+                    "E1702",
+                    format!("cannot pass a `{source}` as argument {} of `{name}`, a `{target}`", k + 1),
+                    Some(format!("convert explicitly: `{target}(...)`, or select components")),
+                );
+            }
         }
     }
 

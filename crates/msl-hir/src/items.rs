@@ -39,6 +39,9 @@ pub struct ItemTree {
     /// For each function name: the return type all functions of that name share (`""`
     /// when they differ or one of them is not a plain named type).
     pub returns: FxHashMap<String, String>,
+    /// For each function name whose functions all take the same parameter types (one
+    /// function and its declarations): those types (see [`FunctionItem::params`]).
+    pub params: FxHashMap<String, Vec<String>>,
 }
 
 /// The item-tree parts of the top-level nodes of each unit's latest parse, by node.
@@ -69,6 +72,9 @@ pub struct FunctionItem {
     /// The return type as written when it is a plain named type (`""` for a pointer, a
     /// reference, a trailing return type, a template's or a class member's function).
     pub returns: String,
+    /// Each parameter's type as written when it is a plain named type (`""` otherwise);
+    /// `None` for templates, class members and variadic or `(void)` lists.
+    pub params: Option<Vec<String>>,
 }
 
 impl ItemTree {
@@ -79,9 +85,10 @@ impl ItemTree {
         t
     }
 
-    /// Fills [`ItemTree::returns`] from the functions.
+    /// Fills [`ItemTree::returns`] and [`ItemTree::params`] from the functions.
     fn index_returns(&mut self) {
         let mut returns: FxHashMap<String, String> = FxHashMap::default();
+        let mut params: FxHashMap<String, Option<Vec<String>>> = FxHashMap::default();
         for f in &self.functions {
             match returns.get_mut(&f.name) {
                 Some(r) if *r != f.returns => r.clear(),
@@ -90,8 +97,16 @@ impl ItemTree {
                     returns.insert(f.name.clone(), f.returns.clone());
                 }
             }
+            match params.get_mut(&f.name) {
+                Some(p) if *p != f.params => *p = None,
+                Some(_) => {}
+                None => {
+                    params.insert(f.name.clone(), f.params.clone());
+                }
+            }
         }
         self.returns = returns;
+        self.params = params.into_iter().filter_map(|(n, p)| Some((n, p?))).collect();
     }
 
     /// Takes the struct fields of `part`; a name defined in both becomes unsure.
@@ -168,7 +183,13 @@ impl ItemTree {
                 .filter(|ts| !ts.syntax().descendants().any(|n| n.kind() == SyntaxKind::TEMPLATE_ARG_LIST))
                 .map(|ts| compact(ts.syntax()))
                 .unwrap_or_default();
-            t.functions.push(FunctionItem { name, signature: signature(f), context, arity, returns });
+            let params = func
+                .as_ref()
+                .filter(|_| !context.template && !context.member && arity.1 != usize::MAX)
+                .and_then(|f| f.param_list())
+                .map(|l| l.params().map(|p| plain_param_type(&p)).collect::<Vec<String>>())
+                .filter(|p| p.len() == arity.1);
+            t.functions.push(FunctionItem { name, signature: signature(f), context, arity, returns, params });
         }
         // each node with whether it sits in a template
         let mut stack = vec![(green, false)];
@@ -331,6 +352,18 @@ fn struct_fields(s: &ast::Struct) -> Option<FxHashMap<String, String>> {
         }
     }
     Some(fields)
+}
+
+/// A parameter's type as written when it is a plain named type (no pointer, reference or
+/// array), else `""`.
+fn plain_param_type(p: &ast::Param) -> String {
+    let plain =
+        p.declarator().is_none_or(|d| d.ptr_operators().next().is_none() && d.array_suffixes().next().is_none());
+    let ty = p.decl_specifiers().and_then(|d| d.type_spec()).map(|ts| compact(ts.syntax()));
+    match ty {
+        Some(t) if plain => t,
+        _ => String::new(),
+    }
 }
 
 /// The least and greatest number of arguments a parameter list accepts.
