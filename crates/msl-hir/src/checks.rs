@@ -833,6 +833,7 @@ impl Checker<'_> {
                 _ => Some(format!("convert explicitly: `{target}(...)`")),
             };
             self.report(e.syntax(), "E1702", message, hint);
+            self.with_fixes(conversion_fixes(&target, &source, &e));
         }
     }
 
@@ -867,6 +868,7 @@ impl Checker<'_> {
                     format!("cannot pass a `{source}` as argument {} of `{name}`, a `{target}`", k + 1),
                     Some(format!("convert explicitly: `{target}(...)`, or select components")),
                 );
+                self.with_fixes(conversion_fixes(&target, &source, arg));
             }
         }
     }
@@ -2159,6 +2161,48 @@ fn is_assignment(k: SyntaxKind) -> bool {
 
 /// The variable an assignment target writes into, and how many times the target
 /// dereferences on the way (indexing, `*`, `->`).
+/// Quick fixes for a value of type `source` where a `target` is needed: select the
+/// leading components of a longer vector (or the first of a vector for a scalar), or
+/// convert explicitly.
+fn conversion_fixes(target: &Ty, source: &Ty, e: &ast::Expr) -> Vec<Fix> {
+    let range = e.syntax().text_range();
+    let text = e.syntax().text().to_string();
+    // a postfix `.xyz` binds to these without parentheses
+    let postfix_safe = matches!(
+        e,
+        ast::Expr::Path(_)
+            | ast::Expr::Member(_)
+            | ast::Expr::Call(_)
+            | ast::Expr::Index(_)
+            | ast::Expr::Paren(_)
+            | ast::Expr::Construct(_)
+    );
+    let select = |components: &str| {
+        let new = if postfix_safe { format!("{text}.{components}") } else { format!("({text}).{components}") };
+        Fix::replace(format!("Select `.{components}`"), range, new)
+    };
+    let convert = || Fix::replace(format!("Convert to `{target}`"), range, format!("{target}({text})"));
+    match (target, source) {
+        (Ty::Vector(te, tn, _), Ty::Vector(se, sn, _)) if tn < sn => {
+            let components = &"xyzw"[..*tn];
+            if te == se {
+                vec![select(components)]
+            } else {
+                let inner =
+                    if postfix_safe { format!("{text}.{components}") } else { format!("({text}).{components}") };
+                vec![Fix::replace(
+                    format!("Convert `.{components}` to `{target}`"),
+                    range,
+                    format!("{target}({inner})"),
+                )]
+            }
+        }
+        (Ty::Scalar(te), Ty::Vector(se, ..)) if te == se => vec![select("x")],
+        (Ty::Vector(_, tn, _), Ty::Vector(_, sn, _)) if tn == sn => vec![convert()],
+        _ => Vec::new(),
+    }
+}
+
 /// `e` without the parentheses around it.
 fn strip_parens(e: &ast::Expr) -> Option<ast::Expr> {
     let mut e = e.clone();

@@ -1,0 +1,70 @@
+//! Quick fixes of the checks, applied to the text: the result is what a user would write.
+
+use std::path::Path;
+
+use msl_hir::Analysis;
+use msl_syntax::PpConfig;
+
+/// The text after applying the first fix of the diagnostic with `code` on the line holding
+/// `marker`.
+fn fixed(text: &str, code: &str, marker: &str) -> String {
+    let mut a = Analysis::new(msl_hir::RootDatabase::default());
+    let f = a.set_file(Path::new("/p/fix.metal"), text.into());
+    let unit = a.unit(f, PpConfig::default());
+    let at = text.find(marker).expect("marker");
+    let line = (text[..at].rfind('\n').map_or(0, |i| i + 1), text[at..].find('\n').map_or(text.len(), |i| at + i));
+    let d = a
+        .diagnostics(unit, false)
+        .into_iter()
+        .find(|d| {
+            let s = usize::from(d.diagnostic.range.start());
+            d.diagnostic.code == code && s >= line.0 && s <= line.1
+        })
+        .unwrap_or_else(|| panic!("no {code} on the line of {marker:?}"));
+    let fix = d.fixes.first().unwrap_or_else(|| panic!("{code} without a fix"));
+    let mut out = text.to_string();
+    let mut edits = fix.edits.clone();
+    edits.sort_by_key(|e| std::cmp::Reverse(e.1.start()));
+    for (file, range, new) in edits {
+        assert_eq!(file, 0);
+        out.replace_range(usize::from(range.start())..usize::from(range.end()), &new);
+    }
+    out
+}
+
+const KERNEL: &str = "\
+#include <metal_stdlib>
+using namespace metal;
+static float luminance(float3 rgb) { return rgb.x; }
+kernel void k(device float4 *out [[buffer(0)]], device half4 *h [[buffer(1)]], uint i [[thread_position_in_grid]]) {
+    float4 c = out[i];
+    float3 rgb = c; // A
+    float x = c * 2.0f; // B
+    float4 f = h[i]; // C
+    float l = luminance(c); // D
+    float3 g = h[i]; // E
+    out[i] = float4(rgb, x) + f + float4(l) + float4(g, 0.0f);
+}
+";
+
+#[test]
+fn conversions_select_components_or_convert() {
+    assert!(fixed(KERNEL, "E1702", "// A").contains("float3 rgb = c.xyz; // A"));
+    assert!(fixed(KERNEL, "E1702", "// B").contains("float x = (c * 2.0f).x; // B"));
+    assert!(fixed(KERNEL, "E1702", "// C").contains("float4 f = float4(h[i]); // C"));
+    assert!(fixed(KERNEL, "E1702", "// D").contains("float l = luminance(c.xyz); // D"));
+    assert!(fixed(KERNEL, "E1702", "// E").contains("float3 g = float3(h[i].xyz); // E"));
+}
+
+#[test]
+fn fixed_text_checks_clean() {
+    let mut text = KERNEL.to_string();
+    for marker in ["// A", "// B", "// C", "// D", "// E"] {
+        text = fixed(&text, "E1702", marker);
+    }
+    let mut a = Analysis::new(msl_hir::RootDatabase::default());
+    let f = a.set_file(Path::new("/p/fix.metal"), text.clone().into());
+    let unit = a.unit(f, PpConfig::default());
+    let left: Vec<_> = a.diagnostics(unit, false).into_iter().map(|d| d.diagnostic.message).collect();
+    assert!(left.is_empty(), "{left:#?}\n{text}");
+}
