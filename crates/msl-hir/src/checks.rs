@@ -1006,7 +1006,8 @@ impl Checker<'_> {
         // names of constant views declared here: true for references
         let mut views: FxHashMap<String, (bool, Option<Visibility>)> = FxHashMap::default();
         // plain variables and parameters declared `const` or `constexpr`
-        let mut consts: FxHashMap<String, Option<Visibility>> = FxHashMap::default();
+        // (with where it was declared so and the range of the `const` to remove)
+        let mut consts: FxHashMap<String, (Option<Visibility>, Option<TextRange>)> = FxHashMap::default();
         let mut add = |spec: Option<ast::DeclSpecifiers>,
                        decl: Option<ast::Declarator>,
                        name: Option<String>,
@@ -1023,7 +1024,23 @@ impl Checker<'_> {
                 && (spec.has(SyntaxKind::CONST_KW) || spec.has(SyntaxKind::CONSTEXPR_KW))
                 && decl.param_list().is_none()
             {
-                consts.insert(name.clone(), visibility);
+                // the keyword and the space after it
+                let keyword = spec
+                    .syntax()
+                    .children_with_tokens()
+                    .skip_while(|e| !matches!(e.kind(), SyntaxKind::CONST_KW | SyntaxKind::CONSTEXPR_KW))
+                    .take_while(|e| {
+                        matches!(e.kind(), SyntaxKind::CONST_KW | SyntaxKind::CONSTEXPR_KW | SyntaxKind::WHITESPACE)
+                    })
+                    .map(|e| e.text_range())
+                    .reduce(|a, b| a.cover(b));
+                let single = spec
+                    .syntax()
+                    .children_with_tokens()
+                    .filter(|e| matches!(e.kind(), SyntaxKind::CONST_KW | SyntaxKind::CONSTEXPR_KW))
+                    .count()
+                    == 1;
+                consts.insert(name.clone(), (visibility, keyword.filter(|_| single)));
             }
             let [op] = ops.as_slice() else { return };
             let space = op.address_space().or_else(|| spec.address_space());
@@ -1061,7 +1078,7 @@ impl Checker<'_> {
             let Some(target) = target else { continue };
             let Some((name, derefs)) = write_root(&target) else { continue };
             let declared_here = counts.get(&name).copied().unwrap_or(0);
-            if let Some(visibility) = consts.get(&name)
+            if let Some(&(visibility, keyword)) = consts.get(&name)
                 && !self.context.template
                 && declared_here == 1
                 && visibility.is_none_or(|v| v.covers(target.syntax().text_range()))
@@ -1073,6 +1090,9 @@ impl Checker<'_> {
                     format!("cannot assign to `{name}`: it is declared `const`"),
                     Some("declare it without `const`, or put the new value in another variable".into()),
                 );
+                if let Some(range) = keyword {
+                    self.with_fixes([Fix::replace(format!("Declare `{name}` without `const`"), range, "")]);
+                }
                 continue;
             }
             // the written memory is the view's own only with exactly the dereferences of

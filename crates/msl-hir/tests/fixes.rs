@@ -68,3 +68,20 @@ fn fixed_text_checks_clean() {
     let left: Vec<_> = a.diagnostics(unit, false).into_iter().map(|d| d.diagnostic.message).collect();
     assert!(left.is_empty(), "{left:#?}\n{text}");
 }
+
+#[test]
+fn const_writes_drop_the_const() {
+    let text = "\
+kernel void k(device float *out [[buffer(0)]], uint i [[thread_position_in_grid]]) {
+    const float scale = 2.0f;
+    scale *= 0.5f; // A
+    out[i] = scale;
+}
+";
+    let fixed = fixed(text, "E1704", "// A");
+    assert!(fixed.contains("    float scale = 2.0f;\n"), "{fixed}");
+    let mut a = Analysis::new(msl_hir::RootDatabase::default());
+    let f = a.set_file(Path::new("/p/fix.metal"), fixed.clone().into());
+    let unit = a.unit(f, PpConfig::default());
+    assert!(a.diagnostics(unit, false).is_empty(), "{fixed}");
+}
