@@ -225,6 +225,7 @@ impl Checker<'_> {
         self.swizzles(&typed, &members);
         self.conversions(root, &typed, &vars, &writes, &returns);
         self.argument_conversions(&calls, &typed, &local);
+        self.address_spaces(&typed, &vars, &writes);
         self.operands(&typed, &writes);
         self.constant_writes(root, &vars, &writes, &local);
         self.vector_constructions(&calls, &constructs, &typed, &local);
@@ -333,6 +334,17 @@ impl Checker<'_> {
             let arrays = decl.array_suffixes().count();
             let ptr_kinds: Vec<SyntaxKind> =
                 decl.ptr_operators().map(|p| p.kind_token().map(|t| t.kind()).unwrap_or(SyntaxKind::ERROR)).collect();
+            // a pointer with an explicit address space
+            if arrays == 0 && ptr_kinds == [SyntaxKind::STAR] {
+                let space =
+                    decl.ptr_operators().next().and_then(|o| o.address_space()).or_else(|| spec.address_space());
+                let visibility = if local { visibility_of(decl.syntax()) } else { None };
+                if let Some(space) = space
+                    && (!local || visibility.is_some())
+                {
+                    out.pointers.insert(name.clone(), (space.kind(), space.text_range(), visibility));
+                }
+            }
             // `T *p` or `T a[N]`: indexing (or `*p`) gives a `T`
             if (arrays == 1 && ptr_kinds.is_empty()) || (arrays == 0 && ptr_kinds == [SyntaxKind::STAR]) {
                 let visibility = if local { visibility_of(decl.syntax()) } else { None };
@@ -834,6 +846,55 @@ impl Checker<'_> {
             };
             self.report(e.syntax(), "E1702", message, hint);
             self.with_fixes(conversion_fixes(&target, &source, &e));
+        }
+    }
+
+    /// E1706: a pointer declared with one address space initialized with or assigned a
+    /// pointer into another (`thread float *p = buffer;` with `device float *buffer`).
+    fn address_spaces(&mut self, locals: &TypedLocals, vars: &[SyntaxNode], writes: &[SyntaxNode]) {
+        if locals.pointers.is_empty() {
+            return;
+        }
+        let mut checks: Vec<((SyntaxKind, TextRange), ast::Expr, String)> = Vec::new();
+        for v in vars.iter().filter_map(|n| ast::VarDecl::cast(n.clone())) {
+            for d in v.declarators() {
+                let (Some(name), Some(init)) = (d.name(), d.initializer()) else { continue };
+                if !init.syntax().children_with_tokens().any(|e| e.kind() == SyntaxKind::EQ) {
+                    continue;
+                }
+                // the variable's own declaration (declared once, or it is not recorded)
+                let Some(&(space, range, _)) = locals.pointers.get(&name.text()) else { continue };
+                let target = (space, range);
+                if let Some(e) = init.expr() {
+                    checks.push((target, e, name.text()));
+                }
+            }
+        }
+        for w in writes.iter().filter_map(|n| ast::BinExpr::cast(n.clone())) {
+            if w.op().is_none_or(|t| t.kind() != SyntaxKind::EQ) {
+                continue;
+            }
+            let (Some(ast::Expr::Path(lhs)), Some(rhs)) = (w.lhs(), w.rhs()) else { continue };
+            if lhs.is_qualified() {
+                continue;
+            }
+            let Some(name) = lhs.name() else { continue };
+            let Some(target) = locals.get_pointer(name.text(), lhs.syntax().text_range()) else { continue };
+            checks.push((target, rhs, name.text().to_string()));
+        }
+        for ((target, target_range), e, name) in checks {
+            let Some(source) = pointer_space(&e, locals) else { continue };
+            if source == target {
+                continue;
+            }
+            let (Some(t), Some(s)) = (target.text(), source.text()) else { continue };
+            self.report(
+                e.syntax(),
+                "E1706",
+                format!("`{name}` points into `{t}` memory, but this pointer points into `{s}` memory"),
+                Some(format!("pointers keep their address space: declare `{name}` as a `{s}` pointer")),
+            );
+            self.with_fixes([Fix::replace(format!("Declare `{name}` as a `{s}` pointer"), target_range, s)]);
         }
     }
 
@@ -1981,11 +2042,24 @@ struct TypedLocals {
     structs: FxHashMap<String, (String, bool, Option<Visibility>)>,
     /// Pointers to and one-dimensional arrays of a builtin numeric type: what `p[i]` is.
     elements: FxHashMap<String, (Ty, Option<Visibility>)>,
+    /// Pointer variables declared with an address space: the space keyword and where it
+    /// is written.
+    pointers: FxHashMap<String, (SyntaxKind, TextRange, Option<Visibility>)>,
 }
 
 impl TypedLocals {
     fn is_empty(&self) -> bool {
         self.vars.is_empty() && self.structs.is_empty() && self.elements.is_empty()
+    }
+
+    /// The address space of the pointer variable `name` used at `at`, and where the
+    /// declaration writes it.
+    fn get_pointer(&self, name: &str, at: TextRange) -> Option<(SyntaxKind, TextRange)> {
+        let (space, range, visibility) = self.pointers.get(name)?;
+        if visibility.is_some_and(|v| !v.covers(at)) {
+            return None;
+        }
+        Some((*space, *range))
     }
 
     /// The element type of the pointer or array `name` used at `at`.
@@ -2220,6 +2294,34 @@ fn conversion_fixes(target: &Ty, source: &Ty, e: &ast::Expr) -> Vec<Fix> {
         (Ty::Scalar(te), Ty::Vector(se, ..)) if te == se => vec![select("x")],
         (Ty::Vector(_, tn, _), Ty::Vector(_, sn, _)) if tn == sn => vec![convert()],
         _ => Vec::new(),
+    }
+}
+
+/// The address space a pointer expression points into, when it comes from a pointer
+/// variable declared with one: `p`, `p + i`, `&p[i]`, `&p->field`.
+fn pointer_space(e: &ast::Expr, locals: &TypedLocals) -> Option<SyntaxKind> {
+    match e {
+        ast::Expr::Path(p) if !p.is_qualified() && p.template_args().is_none() => {
+            locals.get_pointer(p.name()?.text(), p.syntax().text_range()).map(|(s, _)| s)
+        }
+        ast::Expr::Paren(p) => pointer_space(&p.expr()?, locals),
+        ast::Expr::Bin(b) if b.op().is_some_and(|t| matches!(t.kind(), SyntaxKind::PLUS | SyntaxKind::MINUS)) => {
+            let (l, r) = (pointer_space(&b.lhs()?, locals), pointer_space(&b.rhs()?, locals));
+            match (l, r) {
+                (Some(s), None) => Some(s),
+                // `n + p`
+                (None, Some(s)) if b.op().is_some_and(|t| t.kind() == SyntaxKind::PLUS) => Some(s),
+                _ => None,
+            }
+        }
+        ast::Expr::Prefix(p) if p.op().is_some_and(|t| t.kind() == SyntaxKind::AMP) => {
+            match strip_parens(&p.operand()?)? {
+                ast::Expr::Index(i) => pointer_space(&i.base()?, locals),
+                ast::Expr::Member(m) if m.is_arrow() => pointer_space(&m.base()?, locals),
+                _ => None,
+            }
+        }
+        _ => None,
     }
 }
 

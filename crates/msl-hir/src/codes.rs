@@ -340,6 +340,19 @@ pub static CODES: &[CodeInfo] = &[
         good: "float3 rgb;\nfloat4 p = float4(rgb, 1.0f);",
     },
     CodeInfo {
+        code: "E1706",
+        name: "address-space-mismatch",
+        severity: Severity::Error,
+        summary: "A pointer into one address space initialized with or assigned a pointer into another",
+        explanation: "Every pointer in Metal carries the address space it points into (`device`, \
+                      `constant`, `threadgroup`, `thread`, ...), and no conversion crosses them: a \
+                      `thread float *` cannot hold the address of `device` memory. Declare the pointer with \
+                      the space of what it points to. The check applies to pointer variables and parameters \
+                      declared with an explicit address space.",
+        bad: "kernel void k(device float *buf [[buffer(0)]]) {\n    thread float *p = buf;\n}",
+        good: "kernel void k(device float *buf [[buffer(0)]]) {\n    device float *p = buf;\n}",
+    },
+    CodeInfo {
         code: "E1704",
         name: "const-write",
         severity: Severity::Error,

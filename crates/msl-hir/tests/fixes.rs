@@ -85,3 +85,19 @@ kernel void k(device float *out [[buffer(0)]], uint i [[thread_position_in_grid]
     let unit = a.unit(f, PpConfig::default());
     assert!(a.diagnostics(unit, false).is_empty(), "{fixed}");
 }
+
+#[test]
+fn pointers_take_the_address_space_they_point_into() {
+    let text = "\
+kernel void k(device float *buf [[buffer(0)]], uint i [[thread_position_in_grid]]) {
+    thread float *p = buf + i; // A
+    *p = 1.0f;
+}
+";
+    let fixed = fixed(text, "E1706", "// A");
+    assert!(fixed.contains("    device float *p = buf + i; // A"), "{fixed}");
+    let mut a = Analysis::new(msl_hir::RootDatabase::default());
+    let f = a.set_file(Path::new("/p/fix.metal"), fixed.clone().into());
+    let unit = a.unit(f, PpConfig::default());
+    assert!(a.diagnostics(unit, false).is_empty(), "{fixed}");
+}
