@@ -918,6 +918,23 @@ impl Checker<'_> {
                 continue;
             }
             for (k, (param, arg)) in params.iter().zip(&args).enumerate() {
+                if let Some(space) = param.strip_prefix('*') {
+                    let Some(source) = pointer_space(arg, locals).and_then(|s| s.text()) else { continue };
+                    if source != space {
+                        self.report(
+                            arg.syntax(),
+                            "E1706",
+                            format!(
+                                "argument {} of `{name}` points into `{space}` memory, but this pointer points into `{source}` memory",
+                                k + 1
+                            ),
+                            Some(format!(
+                                "pointers keep their address space: take a `{source}` pointer in `{name}`, or copy the data"
+                            )),
+                        );
+                    }
+                    continue;
+                }
                 let Some(target) = self.named_ty(param) else { continue };
                 let Some(source) = self.expr_ty(arg, locals) else { continue };
                 if target.converts_from(&source) {

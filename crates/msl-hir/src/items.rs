@@ -72,8 +72,9 @@ pub struct FunctionItem {
     /// The return type as written when it is a plain named type (`""` for a pointer, a
     /// reference, a trailing return type, a template's or a class member's function).
     pub returns: String,
-    /// Each parameter's type as written when it is a plain named type (`""` otherwise);
-    /// `None` for templates, class members and variadic or `(void)` lists.
+    /// Each parameter's type as written when it is a plain named type, `*space` for a
+    /// pointer declared with an address space (`*device`), `""` otherwise; `None` for
+    /// templates, class members and variadic or `(void)` lists.
     pub params: Option<Vec<String>>,
 }
 
@@ -362,8 +363,21 @@ fn plain_param_type(p: &ast::Param) -> String {
     let ty = p.decl_specifiers().and_then(|d| d.type_spec()).map(|ts| compact(ts.syntax()));
     match ty {
         Some(t) if plain => t,
-        _ => String::new(),
+        // a pointer with an address space: `*` and the space (`*device`)
+        _ => pointer_param_space(p).map(|s| format!("*{s}")).unwrap_or_default(),
     }
+}
+
+/// The address space of a parameter declared as a pointer (one `*`) with one.
+fn pointer_param_space(p: &ast::Param) -> Option<String> {
+    let d = p.declarator()?;
+    let ops: Vec<ast::PtrOperator> = d.ptr_operators().collect();
+    let [op] = ops.as_slice() else { return None };
+    if op.kind_token()?.kind() != SyntaxKind::STAR || d.array_suffixes().next().is_some() {
+        return None;
+    }
+    let space = op.address_space().or_else(|| p.decl_specifiers()?.address_space())?;
+    Some(space.text().to_string())
 }
 
 /// The least and greatest number of arguments a parameter list accepts.
