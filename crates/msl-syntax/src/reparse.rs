@@ -42,6 +42,9 @@ use crate::pp::{self, NO_CALL, Piece, Preprocessed, preprocess_fragment};
 /// scans stop within 512 tokens, or at the first `;`, `{` or `}`).
 const LOOKAHEAD_TAIL: usize = 8192;
 
+/// The start of the parser's message for a `{` closed by the end of the file.
+const UNCLOSED: &str = "this `{` is never closed";
+
 /// Bodies reparsed in a row before a full parse is required.
 const MAX_GENERATIONS: u32 = 10_000;
 
@@ -170,6 +173,13 @@ impl Parse {
         // strictly inside the braces
         if edit_start <= open_off as usize || old_edit_end > close_start as usize {
             return Err("the edit is not strictly inside the body");
+        }
+        // a `{` before the body that the file never closes: what it encloses was decided
+        // by recovery at the end of the file, which the body's tokens take part in
+        if self.diagnostics.iter().any(|d| {
+            d.file == 0 && d.code == "E0100" && d.message.starts_with(UNCLOSED) && u32::from(d.range.start()) < open_off
+        }) {
+            return Err("a `{` before the body is never closed");
         }
         // everything between the braces comes from the main file's text of the body
         let mut old_directives: Vec<&str> = Vec::new();
