@@ -641,6 +641,12 @@ impl Checker<'_> {
             // `float3(...)`: a type name called like a function
             ast::Expr::Call(c) if matches!(c.callee(), Some(ast::Expr::Member(_))) => {
                 let Some(ast::Expr::Member(m)) = c.callee() else { return None };
+                // a method of a struct of the unit
+                if m.template_args().is_none()
+                    && let Some((s, method)) = self.member_of_struct(&m, locals)
+                {
+                    return self.named_ty(self.tree.field_type(&s, &format!("{method}()"))?);
+                }
                 self.texture_call_ty(&m, locals)
             }
             ast::Expr::Call(c) => {

@@ -349,6 +349,37 @@ fn struct_fields(s: &ast::Struct) -> Option<FxHashMap<String, String>> {
                 }
             }
             ast::Item::Struct(inner) if inner.name().is_none() => return None,
+            // methods, as `name()`: the return type when every overload shares a plain one
+            ast::Item::Function(f) => {
+                let Some(name) = f.name().map(|n| n.text()) else { continue };
+                let returns = f
+                    .declarator()
+                    .filter(|d| d.ptr_operators().next().is_none())
+                    .filter(|_| !f.syntax().children().any(|c| c.kind() == SyntaxKind::TRAILING_RETURN))
+                    .and_then(|_| f.decl_specifiers())
+                    .and_then(|d| d.type_spec())
+                    .filter(|ts| !ts.syntax().descendants().any(|n| n.kind() == SyntaxKind::TEMPLATE_ARG_LIST))
+                    .map(|ts| compact(ts.syntax()))
+                    .unwrap_or_default();
+                let key = format!("{name}()");
+                match fields.get(&key) {
+                    Some(r) if *r != returns => {
+                        fields.insert(key, String::new());
+                    }
+                    Some(_) => {}
+                    None => {
+                        fields.insert(key, returns);
+                    }
+                }
+            }
+            // a member template may overload a method: its return type is not known
+            ast::Item::TemplateDecl(t) => {
+                if let Some(f) = t.syntax().descendants().find_map(ast::Function::cast)
+                    && let Some(name) = f.name()
+                {
+                    fields.insert(format!("{}()", name.text()), String::new());
+                }
+            }
             _ => {}
         }
     }
