@@ -323,38 +323,9 @@ impl Checker<'_> {
     /// the function.
     fn typed_locals(&self, root: &SyntaxNode, vars: &[SyntaxNode], counts: &NameCounts) -> TypedLocals {
         let mut out = TypedLocals::default();
-        let mut note = |spec: Option<ast::DeclSpecifiers>,
-                        decl: Option<ast::Declarator>,
-                        name: Option<String>,
-                        local: bool| {
+        each_declaration(root, vars, |spec, decl, name, local| {
             let (Some(spec), Some(decl), Some(name)) = (spec, decl, name) else { return };
             if counts.get(&name).copied() != Some(1) {
-                return;
-            }
-            let arrays = decl.array_suffixes().count();
-            let ptr_kinds: Vec<SyntaxKind> =
-                decl.ptr_operators().map(|p| p.kind_token().map(|t| t.kind()).unwrap_or(SyntaxKind::ERROR)).collect();
-            // a pointer with an explicit address space
-            if arrays == 0 && ptr_kinds == [SyntaxKind::STAR] {
-                let space =
-                    decl.ptr_operators().next().and_then(|o| o.address_space()).or_else(|| spec.address_space());
-                let visibility = if local { visibility_of(decl.syntax()) } else { None };
-                if let Some(space) = space
-                    && (!local || visibility.is_some())
-                {
-                    out.pointers.insert(name.clone(), (space.kind(), space.text_range(), visibility));
-                }
-            }
-            // `T *p` or `T a[N]`: indexing (or `*p`) gives a `T`
-            if (arrays == 1 && ptr_kinds.is_empty()) || (arrays == 0 && ptr_kinds == [SyntaxKind::STAR]) {
-                let visibility = if local { visibility_of(decl.syntax()) } else { None };
-                if let Some(ty) = self.spec_ty(&spec)
-                    && (!local || visibility.is_some())
-                {
-                    out.elements.insert(name.clone(), (ty, visibility));
-                }
-            }
-            if arrays > 0 {
                 return;
             }
             let visibility = if local {
@@ -363,8 +334,26 @@ impl Checker<'_> {
             } else {
                 None
             };
+            let arrays = decl.array_suffixes().count();
             let ptrs: Vec<SyntaxKind> =
                 decl.ptr_operators().map(|p| p.kind_token().map(|t| t.kind()).unwrap_or(SyntaxKind::ERROR)).collect();
+            let one_star = arrays == 0 && ptrs == [SyntaxKind::STAR];
+            // a pointer with an explicit address space
+            if one_star
+                && let Some(space) =
+                    decl.ptr_operators().next().and_then(|o| o.address_space()).or_else(|| spec.address_space())
+            {
+                out.pointers.insert(name.clone(), (space.kind(), space.text_range(), visibility));
+            }
+            // `T *p` or `T a[N]`: indexing (or `*p`) gives a `T`
+            if (one_star || (arrays == 1 && ptrs.is_empty()))
+                && let Some(ty) = self.spec_ty(&spec)
+            {
+                out.elements.insert(name.clone(), (ty, visibility));
+            }
+            if arrays > 0 {
+                return;
+            }
             if ptrs.is_empty()
                 && let Some(ty) = self.spec_ty(&spec)
             {
@@ -383,17 +372,7 @@ impl Checker<'_> {
             {
                 out.structs.insert(name, (s, pointer, visibility));
             }
-        };
-        if let Some(params) = ast::Function::cast(root.clone()).and_then(|f| f.param_list()) {
-            for p in params.params() {
-                note(p.decl_specifiers(), p.declarator(), p.name().map(|n| n.text()), false);
-            }
-        }
-        for v in vars.iter().filter_map(|n| ast::VarDecl::cast(n.clone())) {
-            for d in v.declarators() {
-                note(v.decl_specifiers(), d.declarator(), d.name().map(|n| n.text()), true);
-            }
-        }
+        });
         // `auto` variables, in order: each takes its initializer's type, which may
         // involve the ones before it
         for v in vars.iter().filter_map(|n| ast::VarDecl::cast(n.clone())) {
@@ -433,27 +412,13 @@ impl Checker<'_> {
     /// element of an array through a struct pointer.
     fn struct_of(&self, e: &ast::Expr, locals: &TypedLocals) -> Option<String> {
         match e {
-            ast::Expr::Path(p) if !p.is_qualified() && p.template_args().is_none() => {
-                match locals.get_struct(p.name()?.text(), p.syntax().text_range())? {
-                    (s, false) => Some(s),
-                    (_, true) => None,
-                }
-            }
+            ast::Expr::Path(_) => locals.struct_variable(e, false),
             ast::Expr::Paren(p) => self.struct_of(&p.expr()?, locals),
             ast::Expr::Member(m) if m.template_args().is_none() => {
                 let (base, field) = self.member_of_struct(m, locals)?;
                 self.known_struct(self.tree.field_type(&base, &field)?)
             }
-            ast::Expr::Index(i) => {
-                let ast::Expr::Path(p) = i.base()? else { return None };
-                if p.is_qualified() || p.template_args().is_some() {
-                    return None;
-                }
-                match locals.get_struct(p.name()?.text(), p.syntax().text_range())? {
-                    (s, true) => Some(s),
-                    (_, false) => None,
-                }
-            }
+            ast::Expr::Index(i) => locals.struct_variable(&i.base()?, true),
             _ => None,
         }
     }
@@ -461,18 +426,7 @@ impl Checker<'_> {
     /// For `s.f` or `p->f` on a struct of the unit: the struct and the field's name.
     fn member_of_struct(&self, m: &ast::MemberExpr, locals: &TypedLocals) -> Option<(String, String)> {
         let base = m.base()?;
-        let s = if m.is_arrow() {
-            let ast::Expr::Path(p) = base else { return None };
-            if p.is_qualified() || p.template_args().is_some() {
-                return None;
-            }
-            match locals.get_struct(p.name()?.text(), p.syntax().text_range())? {
-                (s, true) => s,
-                (_, false) => return None,
-            }
-        } else {
-            self.struct_of(&base, locals)?
-        };
+        let s = if m.is_arrow() { locals.struct_variable(&base, true)? } else { self.struct_of(&base, locals)? };
         Some((s, m.member()?.text().to_string()))
     }
 
@@ -480,11 +434,7 @@ impl Checker<'_> {
     /// of that name returns the same plain type, none is a template or a member, no
     /// variable hides it and the library has no function of that name.
     fn user_call_ty(&self, name: &str, locals: &TypedLocals) -> Option<Ty> {
-        if locals.vars.contains_key(name)
-            || locals.structs.contains_key(name)
-            || self.tree.value_names.contains(name)
-            || !self.lib.lookup(name).is_empty()
-        {
+        if locals.has_value(name) || self.tree.value_names.contains(name) || !self.lib.lookup(name).is_empty() {
             return None;
         }
         let returns = self.tree.returns.get(name)?;
@@ -523,7 +473,7 @@ impl Checker<'_> {
             return None;
         }
         let var = base.name()?;
-        if locals.vars.contains_key(var.text()) || locals.structs.contains_key(var.text()) {
+        if locals.has_value(var.text()) {
             return None;
         }
         let (texture, elem) = self.texels.get(var.text())?;
@@ -554,16 +504,6 @@ impl Checker<'_> {
         }
         let (s, field) = self.member_of_struct(m, locals)?;
         self.named_ty(self.tree.field_type(&s, &field)?)
-    }
-
-    /// The variable an index expression indexes, when it is a plain name (`p[i]`).
-    fn indexed_name(i: &ast::IndexExpr) -> Option<String> {
-        match i.base()? {
-            ast::Expr::Path(p) if !p.is_qualified() && p.template_args().is_none() => {
-                Some(p.name()?.text().to_string())
-            }
-            _ => None,
-        }
     }
 
     /// The builtin numeric type a type-id names, when it is a plain one (no pointer,
@@ -638,7 +578,6 @@ impl Checker<'_> {
             }
             ast::Expr::Path(p) if !p.is_qualified() => locals.get(p.name()?.text(), p.syntax().text_range()),
             ast::Expr::Paren(p) => self.expr_ty(&p.expr()?, locals),
-            // `float3(...)`: a type name called like a function
             ast::Expr::Call(c) if matches!(c.callee(), Some(ast::Expr::Member(_))) => {
                 let Some(ast::Expr::Member(m)) = c.callee() else { return None };
                 // a method of a struct of the unit
@@ -661,6 +600,7 @@ impl Checker<'_> {
                     let (Some(arg), None) = (list.next(), list.next()) else { return None };
                     return self.type_id_ty(&arg.ty()?);
                 }
+                // `float3(...)`: a type name called like a function; else a function
                 let text = p.text();
                 if p.template_args().is_some() || !(text == strip_metal(&text) || text.starts_with("metal::")) {
                     return None;
@@ -669,10 +609,7 @@ impl Checker<'_> {
                 if !p.is_qualified() && self.tree.returns.contains_key(name.text()) {
                     return self.user_call_ty(name.text(), locals);
                 }
-                if locals.vars.contains_key(name.text())
-                    || locals.structs.contains_key(name.text())
-                    || self.tree.declared.contains(name.text())
-                {
+                if locals.has_value(name.text()) || self.tree.declared.contains(name.text()) {
                     return None;
                 }
                 if let Some(ty) = self.named_ty(&text) {
@@ -685,13 +622,7 @@ impl Checker<'_> {
             ast::Expr::CxxCast(c) if c.keyword().is_some_and(|k| k.text() == "static_cast") => {
                 self.type_id_ty(&c.ty()?)
             }
-            ast::Expr::Construct(c) => {
-                let ty = c.ty()?;
-                if ty.declarator().is_some() {
-                    return None;
-                }
-                self.spec_ty(&ty.decl_specifiers()?)
-            }
+            ast::Expr::Construct(c) => self.type_id_ty(&c.ty()?),
             ast::Expr::Member(m) if m.template_args().is_none() => {
                 if let Some(ty) = self.field_ty(m, locals) {
                     return Some(ty);
@@ -704,15 +635,21 @@ impl Checker<'_> {
                 check_swizzle(&name, "", size, false, false).ok()?;
                 Some(if name.len() == 1 { Ty::Scalar(elem) } else { Ty::Vector(elem, name.len(), false) })
             }
-            ast::Expr::Index(i) if Self::indexed_name(i).is_some_and(|n| locals.elements.contains_key(&n)) => {
-                let Some(ast::Expr::Path(p)) = i.base() else { return None };
-                locals.get_element(p.name()?.text(), p.syntax().text_range())
+            ast::Expr::Index(i) => {
+                let base = i.base()?;
+                // `p[i]` of a pointer or array of a builtin type
+                if let Some(p) = plain_path(&base)
+                    && let Some(name) = p.name()
+                    && locals.elements.contains_key(name.text())
+                {
+                    return locals.get_element(name.text(), p.syntax().text_range());
+                }
+                match self.expr_ty(&base, locals)? {
+                    Ty::Vector(elem, _, _) => Some(Ty::Scalar(elem)),
+                    Ty::Matrix(elem, _, rows) => Some(Ty::Vector(elem, rows, false)),
+                    Ty::Scalar(_) => None,
+                }
             }
-            ast::Expr::Index(i) => match self.expr_ty(&i.base()?, locals)? {
-                Ty::Vector(elem, _, _) => Some(Ty::Scalar(elem)),
-                Ty::Matrix(elem, _, rows) => Some(Ty::Vector(elem, rows, false)),
-                Ty::Scalar(_) => None,
-            },
             ast::Expr::Bin(b) => {
                 let op = b.op()?.kind();
                 if !matches!(
@@ -799,12 +736,7 @@ impl Checker<'_> {
                 let plain = d
                     .declarator()
                     .is_some_and(|d| d.ptr_operators().next().is_none() && d.array_suffixes().next().is_none());
-                let Some(init) = d.initializer() else { continue };
-                // `T x = e;` (not braces or parentheses)
-                if !plain || !init.syntax().children_with_tokens().any(|e| e.kind() == SyntaxKind::EQ) {
-                    continue;
-                }
-                if let Some(e) = init.expr() {
+                if plain && let Some(e) = copy_initializer(&d) {
                     checks.push((target.clone(), e, "initialize"));
                 }
             }
@@ -864,26 +796,18 @@ impl Checker<'_> {
         let mut checks: Vec<((SyntaxKind, TextRange), ast::Expr, String)> = Vec::new();
         for v in vars.iter().filter_map(|n| ast::VarDecl::cast(n.clone())) {
             for d in v.declarators() {
-                let (Some(name), Some(init)) = (d.name(), d.initializer()) else { continue };
-                if !init.syntax().children_with_tokens().any(|e| e.kind() == SyntaxKind::EQ) {
-                    continue;
-                }
+                let (Some(name), Some(e)) = (d.name(), copy_initializer(&d)) else { continue };
                 // the variable's own declaration (declared once, or it is not recorded)
                 let Some(&(space, range, _)) = locals.pointers.get(&name.text()) else { continue };
-                let target = (space, range);
-                if let Some(e) = init.expr() {
-                    checks.push((target, e, name.text()));
-                }
+                checks.push(((space, range), e, name.text()));
             }
         }
         for w in writes.iter().filter_map(|n| ast::BinExpr::cast(n.clone())) {
             if w.op().is_none_or(|t| t.kind() != SyntaxKind::EQ) {
                 continue;
             }
-            let (Some(ast::Expr::Path(lhs)), Some(rhs)) = (w.lhs(), w.rhs()) else { continue };
-            if lhs.is_qualified() {
-                continue;
-            }
+            let (Some(lhs), Some(rhs)) = (w.lhs(), w.rhs()) else { continue };
+            let Some(lhs) = plain_path(&lhs) else { continue };
             let Some(name) = lhs.name() else { continue };
             let Some(target) = locals.get_pointer(name.text(), lhs.syntax().text_range()) else { continue };
             checks.push((target, rhs, name.text().to_string()));
@@ -1092,10 +1016,7 @@ impl Checker<'_> {
         // plain variables and parameters declared `const` or `constexpr`
         // (with where it was declared so and the range of the `const` to remove)
         let mut consts: FxHashMap<String, (Option<Visibility>, Option<TextRange>)> = FxHashMap::default();
-        let mut add = |spec: Option<ast::DeclSpecifiers>,
-                       decl: Option<ast::Declarator>,
-                       name: Option<String>,
-                       local: bool| {
+        each_declaration(root, vars, |spec, decl, name, local| {
             let (Some(spec), Some(decl), Some(name)) = (spec, decl, name) else { return };
             let visibility = if local {
                 let Some(v) = visibility_of(decl.syntax()) else { return };
@@ -1133,17 +1054,7 @@ impl Checker<'_> {
                     op.syntax().children_with_tokens().any(|e| matches!(e.kind(), SyntaxKind::AMP | SyntaxKind::AMP2));
                 views.insert(name, (reference, visibility));
             }
-        };
-        if let Some(params) = ast::Function::cast(root.clone()).and_then(|f| f.param_list()) {
-            for p in params.params() {
-                add(p.decl_specifiers(), p.declarator(), p.name().map(|n| n.text()), false);
-            }
-        }
-        for v in vars.iter().filter_map(|n| ast::VarDecl::cast(n.clone())) {
-            for d in v.declarators() {
-                add(v.decl_specifiers(), d.declarator(), d.name().map(|n| n.text()), true);
-            }
-        }
+        });
         for w in writes {
             let target = match ast::Expr::cast(w.clone()) {
                 Some(ast::Expr::Bin(b)) if b.op().is_some_and(|t| is_assignment(t.kind())) => b.lhs(),
@@ -2094,13 +2005,20 @@ impl TypedLocals {
         Some(ty.clone())
     }
 
-    /// The struct of the variable `name` used at `at`, and whether it is a pointer.
-    fn get_struct(&self, name: &str, at: TextRange) -> Option<(String, bool)> {
-        let (s, pointer, visibility) = self.structs.get(name)?;
-        if visibility.is_some_and(|v| !v.covers(at)) {
+    /// The struct of `e` when it names a struct variable (`pointer`: a pointer to one)
+    /// visible there.
+    fn struct_variable(&self, e: &ast::Expr, pointer: bool) -> Option<String> {
+        let p = plain_path(e)?;
+        let (s, is_pointer, visibility) = self.structs.get(p.name()?.text())?;
+        if *is_pointer != pointer || visibility.is_some_and(|v| !v.covers(p.syntax().text_range())) {
             return None;
         }
-        Some((s.clone(), *pointer))
+        Some(s.clone())
+    }
+
+    /// Whether `name` is a local variable or parameter of a builtin or struct type.
+    fn has_value(&self, name: &str) -> bool {
+        self.vars.contains_key(name) || self.structs.contains_key(name)
     }
 
     /// The type of the variable `name` used at `at`.
@@ -2278,6 +2196,39 @@ fn is_assignment(k: SyntaxKind) -> bool {
 
 /// The variable an assignment target writes into, and how many times the target
 /// dereferences on the way (indexing, `*`, `->`).
+/// Calls `f` with the specifiers, declarator and name of every parameter of the function
+/// `root` (`local` false) and of every declarator of `vars` (`local` true).
+fn each_declaration(
+    root: &SyntaxNode,
+    vars: &[SyntaxNode],
+    mut f: impl FnMut(Option<ast::DeclSpecifiers>, Option<ast::Declarator>, Option<String>, bool),
+) {
+    if let Some(params) = ast::Function::cast(root.clone()).and_then(|f| f.param_list()) {
+        for p in params.params() {
+            f(p.decl_specifiers(), p.declarator(), p.name().map(|n| n.text()), false);
+        }
+    }
+    for v in vars.iter().filter_map(|n| ast::VarDecl::cast(n.clone())) {
+        for d in v.declarators() {
+            f(v.decl_specifiers(), d.declarator(), d.name().map(|n| n.text()), true);
+        }
+    }
+}
+
+/// The initializer of `T x = e;` (not braces or parentheses).
+fn copy_initializer(d: &ast::InitDeclarator) -> Option<ast::Expr> {
+    let init = d.initializer()?;
+    init.syntax().children_with_tokens().any(|e| e.kind() == SyntaxKind::EQ).then(|| init.expr()).flatten()
+}
+
+/// `e` when it is a plain name: unqualified, no template arguments.
+fn plain_path(e: &ast::Expr) -> Option<&ast::PathExpr> {
+    match e {
+        ast::Expr::Path(p) if !p.is_qualified() && p.template_args().is_none() => Some(p),
+        _ => None,
+    }
+}
+
 /// Quick fixes for a value of type `source` where a `target` is needed: select the
 /// leading components of a longer vector (or the first of a vector for a scalar), or
 /// convert explicitly.
@@ -2324,7 +2275,8 @@ fn conversion_fixes(target: &Ty, source: &Ty, e: &ast::Expr) -> Vec<Fix> {
 /// variable declared with one: `p`, `p + i`, `&p[i]`, `&p->field`.
 fn pointer_space(e: &ast::Expr, locals: &TypedLocals) -> Option<SyntaxKind> {
     match e {
-        ast::Expr::Path(p) if !p.is_qualified() && p.template_args().is_none() => {
+        ast::Expr::Path(_) => {
+            let p = plain_path(e)?;
             locals.get_pointer(p.name()?.text(), p.syntax().text_range()).map(|(s, _)| s)
         }
         ast::Expr::Paren(p) => pointer_space(&p.expr()?, locals),

@@ -716,17 +716,20 @@ fn to_semantic_tokens(data: &[u32]) -> Vec<SemanticToken> {
         .collect()
 }
 
+/// The encoded semantic tokens of a whole document, with its path.
+async fn document_tokens(b: &Backend, uri: &Uri) -> Result<Option<(PathBuf, Vec<u32>)>> {
+    b.with_doc(uri, "semantic tokens", move |snap, view| {
+        let tokens = snap.semantic_tokens(&view.path, None)?;
+        Ok(Some((view.path.clone(), encode_tokens(&tokens, view))))
+    })
+    .await
+}
+
 pub(crate) async fn semantic_tokens_full(
     b: &Backend,
     params: SemanticTokensParams,
 ) -> Result<Option<SemanticTokensResult>> {
-    let data = b
-        .with_doc(&params.text_document.uri, "semantic tokens", move |snap, view| {
-            let tokens = snap.semantic_tokens(&view.path, None)?;
-            Ok(Some((view.path.clone(), encode_tokens(&tokens, view))))
-        })
-        .await?;
-    let Some((path, data)) = data else { return Ok(None) };
+    let Some((path, data)) = document_tokens(b, &params.text_document.uri).await? else { return Ok(None) };
     let id = b.counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed).to_string();
     let tokens = to_semantic_tokens(&data);
     b.lock().semantic.insert(path, (id.clone(), data));
@@ -738,13 +741,7 @@ pub(crate) async fn semantic_tokens_delta(
     params: SemanticTokensDeltaParams,
 ) -> Result<Option<SemanticTokensFullDeltaResult>> {
     let previous_id = params.previous_result_id;
-    let data = b
-        .with_doc(&params.text_document.uri, "semantic tokens", move |snap, view| {
-            let tokens = snap.semantic_tokens(&view.path, None)?;
-            Ok(Some((view.path.clone(), encode_tokens(&tokens, view))))
-        })
-        .await?;
-    let Some((path, data)) = data else { return Ok(None) };
+    let Some((path, data)) = document_tokens(b, &params.text_document.uri).await? else { return Ok(None) };
     let id = b.counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed).to_string();
     let previous = b.lock().semantic.insert(path, (id.clone(), data.clone()));
     match previous {

@@ -101,7 +101,6 @@ fn derived(spec: &str, bound: &FxHashMap<&str, String>) -> Option<String> {
 
 /// What one overload returns for these arguments: `Err(())` when it cannot apply,
 /// `Ok(None)` when it may apply but its result is not determined.
-#[allow(clippy::result_unit_err)]
 fn overload_result(o: &Overload, args: &[Option<&str>]) -> Result<Option<String>, ()> {
     let Some((ret, params)) = split_signature(o.sig) else { return Ok(None) };
     if params.len() != args.len() {
