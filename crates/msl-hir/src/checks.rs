@@ -13,7 +13,13 @@ use msl_syntax::{MetalVersion, Platform, Severity, SyntaxKind, SyntaxNode, TextR
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::db::{Db, FunctionId, function_green, item_tree};
-use crate::items::ItemTree;
+use crate::items::{ItemTree, TypeRef};
+
+mod infer;
+mod ty;
+
+use infer::{TypedLocals, Visibility, visibility_of};
+use ty::{Space, Ty, matrix_product};
 
 /// A problem found by the checker; the range is relative to the function's start.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -106,8 +112,6 @@ struct Checker<'a> {
     unit_complete: bool,
     /// Parameters of texture type: name to (texture type, access), when both are known.
     textures: FxHashMap<String, (String, &'static str)>,
-    /// Parameters of texture type: name to (texture type, element type as written).
-    texels: FxHashMap<String, (String, String)>,
     out: Vec<HirDiagnostic>,
 }
 
@@ -144,7 +148,6 @@ impl<'a> Checker<'a> {
             context,
             unit_complete: !complete_check || !crate::db::unit_incomplete(db, unit),
             textures: FxHashMap::default(),
-            texels: FxHashMap::default(),
         };
         Some((cx, SyntaxNode::new_root(green.clone())))
     }
@@ -214,13 +217,6 @@ impl Checker<'_> {
             }
         }
         self.threadgroup_variables(root, &vars);
-        if let Some(f) = ast::Function::cast(root.clone()) {
-            self.texels = self
-                .texture_params(&f, &local)
-                .into_iter()
-                .map(|(n, base, args)| (n, (base, args.first().cloned().unwrap_or_default())))
-                .collect();
-        }
         let typed = self.typed_locals(root, &vars, &local);
         self.swizzles(&typed, &members);
         self.conversions(root, &typed, &vars, &writes, &returns);
@@ -229,6 +225,8 @@ impl Checker<'_> {
         self.operands(&typed, &writes);
         self.constant_writes(root, &vars, &writes, &local);
         self.vector_constructions(&calls, &constructs, &typed, &local);
+        self.member_operators(&typed, &members);
+        self.library_arguments(&calls, &typed, &local);
         if let Some(f) = ast::Function::cast(root.clone()) {
             self.textures = self.texture_accesses(&f, &local);
         }
@@ -319,367 +317,6 @@ impl Checker<'_> {
 
     // ---- vectors -------------------------------------------------------------------------
 
-    /// Parameters and locals of builtin scalar, vector and matrix types, declared once in
-    /// the function.
-    fn typed_locals(&self, root: &SyntaxNode, vars: &[SyntaxNode], counts: &NameCounts) -> TypedLocals {
-        let mut out = TypedLocals::default();
-        each_declaration(root, vars, |spec, decl, name, local| {
-            let (Some(spec), Some(decl), Some(name)) = (spec, decl, name) else { return };
-            if counts.get(&name).copied() != Some(1) {
-                return;
-            }
-            let visibility = if local {
-                let Some(v) = visibility_of(decl.syntax()) else { return };
-                Some(v)
-            } else {
-                None
-            };
-            let arrays = decl.array_suffixes().count();
-            let ptrs: Vec<SyntaxKind> =
-                decl.ptr_operators().map(|p| p.kind_token().map(|t| t.kind()).unwrap_or(SyntaxKind::ERROR)).collect();
-            let one_star = arrays == 0 && ptrs == [SyntaxKind::STAR];
-            // a pointer with an explicit address space
-            if one_star
-                && let Some(space) =
-                    decl.ptr_operators().next().and_then(|o| o.address_space()).or_else(|| spec.address_space())
-            {
-                out.pointers.insert(name.clone(), (space.kind(), space.text_range(), visibility));
-            }
-            // `T *p` or `T a[N]`: indexing (or `*p`) gives a `T`
-            if (one_star || (arrays == 1 && ptrs.is_empty()))
-                && let Some(ty) = self.spec_ty(&spec)
-            {
-                out.elements.insert(name.clone(), (ty, visibility));
-            }
-            if arrays > 0 {
-                return;
-            }
-            if ptrs.is_empty()
-                && let Some(ty) = self.spec_ty(&spec)
-            {
-                out.vars.insert(name, (ty, visibility));
-                return;
-            }
-            // a struct of the unit, by value or reference (`.`) or through a pointer (`->`)
-            let pointer = match ptrs.as_slice() {
-                [] | [SyntaxKind::AMP] => false,
-                [SyntaxKind::STAR] => true,
-                _ => return,
-            };
-            if let Some(ast::TypeSpec::Path(p)) = spec.type_spec()
-                && p.template_args().is_none()
-                && let Some(s) = self.known_struct(&p.text())
-            {
-                out.structs.insert(name, (s, pointer, visibility));
-            }
-        });
-        // `auto` variables, in order: each takes its initializer's type, which may
-        // involve the ones before it
-        for v in vars.iter().filter_map(|n| ast::VarDecl::cast(n.clone())) {
-            if !v
-                .decl_specifiers()
-                .is_some_and(|s| s.syntax().descendants_with_tokens().any(|e| e.kind() == SyntaxKind::AUTO_KW))
-            {
-                continue;
-            }
-            for d in v.declarators() {
-                let (Some(decl), Some(name)) = (d.declarator(), d.name().map(|n| n.text())) else { continue };
-                if counts.get(&name).copied() != Some(1)
-                    || decl.ptr_operators().next().is_some()
-                    || decl.array_suffixes().next().is_some()
-                {
-                    continue;
-                }
-                let Some(init) = d.initializer().and_then(|i| i.expr()) else { continue };
-                let Some(visibility) = visibility_of(decl.syntax()) else { continue };
-                if let Some(ty) = self.expr_ty(&init, &out) {
-                    out.vars.insert(name, (ty, Some(visibility)));
-                }
-            }
-        }
-        out
-    }
-
-    /// The struct of the unit a type name stands for, when its fields are known for sure
-    /// (defined once, not in a template, no bases) and no template parameter or other
-    /// value of the unit has that name.
-    fn known_struct(&self, text: &str) -> Option<String> {
-        let name = self.tree.resolve_alias(strip_metal(text));
-        (self.tree.fields.contains_key(name) && !self.tree.value_names.contains(name)).then(|| name.to_string())
-    }
-
-    /// The struct a value expression has: a struct variable, a field of struct type, an
-    /// element of an array through a struct pointer.
-    fn struct_of(&self, e: &ast::Expr, locals: &TypedLocals) -> Option<String> {
-        match e {
-            ast::Expr::Path(_) => locals.struct_variable(e, false),
-            ast::Expr::Paren(p) => self.struct_of(&p.expr()?, locals),
-            ast::Expr::Member(m) if m.template_args().is_none() => {
-                let (base, field) = self.member_of_struct(m, locals)?;
-                self.known_struct(self.tree.field_type(&base, &field)?)
-            }
-            ast::Expr::Index(i) => locals.struct_variable(&i.base()?, true),
-            _ => None,
-        }
-    }
-
-    /// For `s.f` or `p->f` on a struct of the unit: the struct and the field's name.
-    fn member_of_struct(&self, m: &ast::MemberExpr, locals: &TypedLocals) -> Option<(String, String)> {
-        let base = m.base()?;
-        let s = if m.is_arrow() { locals.struct_variable(&base, true)? } else { self.struct_of(&base, locals)? };
-        Some((s, m.member()?.text().to_string()))
-    }
-
-    /// The builtin numeric type a call to a function of the unit returns: every function
-    /// of that name returns the same plain type, none is a template or a member, no
-    /// variable hides it and the library has no function of that name.
-    fn user_call_ty(&self, name: &str, locals: &TypedLocals) -> Option<Ty> {
-        if locals.has_value(name) || self.tree.value_names.contains(name) || !self.lib.lookup(name).is_empty() {
-            return None;
-        }
-        let returns = self.tree.returns.get(name)?;
-        if returns.is_empty() {
-            return None;
-        }
-        self.named_ty(returns)
-    }
-
-    /// The builtin numeric type a call to a library function returns, from the types of
-    /// its arguments (see `Stdlib::call_result`).
-    fn library_call_ty(&self, name: &str, call: &ast::CallExpr, locals: &TypedLocals) -> Option<Ty> {
-        let args: Vec<Option<String>> = call
-            .arg_list()?
-            .args()
-            .map(|a| match self.expr_ty(&a, locals) {
-                // packed vectors reach the library through a conversion
-                Some(Ty::Vector(_, _, true)) | None => None,
-                Some(t) => Some(t.to_string()),
-            })
-            .collect();
-        let args: Vec<Option<&str>> = args.iter().map(|a| a.as_deref()).collect();
-        Ty::parse(&self.lib.call_result(name, &args)?)
-    }
-
-    /// What `t.read(...)`, `t.sample(...)`, `t.gather(...)` and `t.get_width()` return for a
-    /// texture parameter `t` whose element type is a plain scalar: four components of it
-    /// for color textures, the scalar itself when a depth texture is read or sampled, and
-    /// `uint` for sizes.
-    fn texture_call_ty(&self, m: &ast::MemberExpr, locals: &TypedLocals) -> Option<Ty> {
-        if m.is_arrow() || m.template_args().is_some() {
-            return None;
-        }
-        let Some(ast::Expr::Path(base)) = m.base() else { return None };
-        if base.is_qualified() {
-            return None;
-        }
-        let var = base.name()?;
-        if locals.has_value(var.text()) {
-            return None;
-        }
-        let (texture, elem) = self.texels.get(var.text())?;
-        let method = m.member()?.text().to_string();
-        if matches!(
-            method.as_str(),
-            "get_width" | "get_height" | "get_depth" | "get_array_size" | "get_num_mip_levels" | "get_num_samples"
-        ) {
-            return Some(Ty::Scalar("uint".into()));
-        }
-        let elem = match strip_metal(elem) {
-            "" if texture.starts_with("depth") => "float",
-            e @ ("float" | "half" | "int" | "uint" | "short" | "ushort") => e,
-            _ => return None,
-        };
-        let depth = texture.starts_with("depth");
-        match method.as_str() {
-            "read" | "sample" if depth => Some(Ty::Scalar(elem.into())),
-            "read" | "sample" | "gather" => Some(Ty::Vector(elem.into(), 4, false)),
-            _ => None,
-        }
-    }
-
-    /// The builtin numeric type of a field access on a struct of the unit.
-    fn field_ty(&self, m: &ast::MemberExpr, locals: &TypedLocals) -> Option<Ty> {
-        if m.template_args().is_some() {
-            return None;
-        }
-        let (s, field) = self.member_of_struct(m, locals)?;
-        self.named_ty(self.tree.field_type(&s, &field)?)
-    }
-
-    /// The builtin numeric type a type-id names, when it is a plain one (no pointer,
-    /// reference or array).
-    fn type_id_ty(&self, ty: &ast::Type) -> Option<Ty> {
-        if ty.declarator().is_some() {
-            return None;
-        }
-        self.spec_ty(&ty.decl_specifiers()?)
-    }
-
-    /// The builtin numeric type named by declaration specifiers, if it is one.
-    fn spec_ty(&self, spec: &ast::DeclSpecifiers) -> Option<Ty> {
-        match spec.type_spec()? {
-            ast::TypeSpec::Builtin(b) => Ty::parse(&canonical_keywords(&b.text())?),
-            ast::TypeSpec::Path(p) if p.template_args().is_none() => self.named_ty(&p.text()),
-            _ => None,
-        }
-    }
-
-    /// The builtin numeric type a type name stands for (following the unit's aliases).
-    fn named_ty(&self, text: &str) -> Option<Ty> {
-        let name = self.tree.resolve_alias(strip_metal(text));
-        if let Some(n) = self.numeric_name(name) {
-            return Ty::parse(&n);
-        }
-        // matrices
-        if self.tree.types.contains(name) || self.tree.typedefs.contains_key(name) {
-            return None;
-        }
-        let t = self.lib.type_named(name)?;
-        (t.kind == "matrix").then(|| Ty::parse(t.name)).flatten()
-    }
-
-    /// The type of an expression, where it follows from builtin types alone.
-    fn expr_ty(&self, e: &ast::Expr, locals: &TypedLocals) -> Option<Ty> {
-        match e {
-            ast::Expr::Literal(l) => {
-                let tok = l.token()?;
-                let text = tok.text().to_ascii_lowercase();
-                match l.kind()? {
-                    ast::LiteralKind::Bool => Some(Ty::Scalar("bool".into())),
-                    ast::LiteralKind::Float => {
-                        let hex = text.starts_with("0x");
-                        Some(Ty::Scalar(
-                            if text.ends_with("bf") {
-                                "bfloat"
-                            } else if text.ends_with('h') {
-                                "half"
-                            } else if text.ends_with('f') && (!hex || text.contains('p')) {
-                                "float"
-                            } else {
-                                return None;
-                            }
-                            .into(),
-                        ))
-                    }
-                    ast::LiteralKind::Int => {
-                        let suffix: String = text.chars().rev().take_while(|c| matches!(c, 'u' | 'l')).collect();
-                        Some(Ty::Scalar(
-                            match (suffix.contains('u'), suffix.contains('l')) {
-                                (false, false) => "int",
-                                (true, false) => "uint",
-                                (false, true) => "long",
-                                (true, true) => "ulong",
-                            }
-                            .into(),
-                        ))
-                    }
-                    _ => None,
-                }
-            }
-            ast::Expr::Path(p) if !p.is_qualified() => locals.get(p.name()?.text(), p.syntax().text_range()),
-            ast::Expr::Paren(p) => self.expr_ty(&p.expr()?, locals),
-            ast::Expr::Call(c) if matches!(c.callee(), Some(ast::Expr::Member(_))) => {
-                let Some(ast::Expr::Member(m)) = c.callee() else { return None };
-                // a method of a struct of the unit
-                if m.template_args().is_none()
-                    && let Some((s, method)) = self.member_of_struct(&m, locals)
-                {
-                    return self.named_ty(self.tree.field_type(&s, &format!("{method}()"))?);
-                }
-                self.texture_call_ty(&m, locals)
-            }
-            ast::Expr::Call(c) => {
-                let Some(ast::Expr::Path(p)) = c.callee() else { return None };
-                // `as_type<T>(x)` is a `T`
-                if let Some(args) = p.template_args()
-                    && p.name().is_some_and(|n| n.text() == "as_type")
-                    && matches!(strip_metal(&p.text()).split('<').next(), Some("as_type"))
-                    && !self.tree.declared.contains("as_type")
-                {
-                    let mut list = args.args();
-                    let (Some(arg), None) = (list.next(), list.next()) else { return None };
-                    return self.type_id_ty(&arg.ty()?);
-                }
-                // `float3(...)`: a type name called like a function; else a function
-                let text = p.text();
-                if p.template_args().is_some() || !(text == strip_metal(&text) || text.starts_with("metal::")) {
-                    return None;
-                }
-                let name = p.name()?;
-                if !p.is_qualified() && self.tree.returns.contains_key(name.text()) {
-                    return self.user_call_ty(name.text(), locals);
-                }
-                if locals.has_value(name.text()) || self.tree.declared.contains(name.text()) {
-                    return None;
-                }
-                if let Some(ty) = self.named_ty(&text) {
-                    return Some(ty);
-                }
-                self.library_call_ty(name.text(), c, locals)
-            }
-            // `(float3)x`, `static_cast<float3>(x)`: the type named
-            ast::Expr::Cast(c) => self.type_id_ty(&c.ty()?),
-            ast::Expr::CxxCast(c) if c.keyword().is_some_and(|k| k.text() == "static_cast") => {
-                self.type_id_ty(&c.ty()?)
-            }
-            ast::Expr::Construct(c) => self.type_id_ty(&c.ty()?),
-            ast::Expr::Member(m) if m.template_args().is_none() => {
-                if let Some(ty) = self.field_ty(m, locals) {
-                    return Some(ty);
-                }
-                if m.is_arrow() {
-                    return None;
-                }
-                let Ty::Vector(elem, size, _) = self.expr_ty(&m.base()?, locals)? else { return None };
-                let name = m.member()?.text().to_string();
-                check_swizzle(&name, "", size, false, false).ok()?;
-                Some(if name.len() == 1 { Ty::Scalar(elem) } else { Ty::Vector(elem, name.len(), false) })
-            }
-            ast::Expr::Index(i) => {
-                let base = i.base()?;
-                // `p[i]` of a pointer or array of a builtin type
-                if let Some(p) = plain_path(&base)
-                    && let Some(name) = p.name()
-                    && locals.elements.contains_key(name.text())
-                {
-                    return locals.get_element(name.text(), p.syntax().text_range());
-                }
-                match self.expr_ty(&base, locals)? {
-                    Ty::Vector(elem, _, _) => Some(Ty::Scalar(elem)),
-                    Ty::Matrix(elem, _, rows) => Some(Ty::Vector(elem, rows, false)),
-                    Ty::Scalar(_) => None,
-                }
-            }
-            ast::Expr::Bin(b) => {
-                let op = b.op()?.kind();
-                if !matches!(
-                    op,
-                    SyntaxKind::PLUS | SyntaxKind::MINUS | SyntaxKind::STAR | SyntaxKind::SLASH | SyntaxKind::PERCENT
-                ) {
-                    return None;
-                }
-                let (l, r) = (self.expr_ty(&b.lhs()?, locals)?, self.expr_ty(&b.rhs()?, locals)?);
-                if op == SyntaxKind::STAR
-                    && let Some(product) = matrix_product(&l, &r)
-                {
-                    return product;
-                }
-                match (&l, &r) {
-                    (Ty::Vector(..), Ty::Vector(..)) if l.same_vector(&r) => Some(l.unpacked()),
-                    (Ty::Vector(..), Ty::Scalar(_)) => Some(l.unpacked()),
-                    (Ty::Scalar(_), Ty::Vector(..)) => Some(r.unpacked()),
-                    (Ty::Scalar(a), Ty::Scalar(b)) if a == b => Some(l),
-                    _ => None,
-                }
-            }
-            ast::Expr::Conditional(c) => {
-                let (a, b) = (self.expr_ty(&c.then_expr()?, locals)?, self.expr_ty(&c.else_expr()?, locals)?);
-                (a == b).then_some(a)
-            }
-            _ => None,
-        }
-    }
-
     /// E1703: an arithmetic or comparison operator between vectors of different sizes or
     /// element types, or a matrix product whose dimensions do not match.
     fn operands(&mut self, locals: &TypedLocals, exprs: &[SyntaxNode]) {
@@ -731,14 +368,17 @@ impl Checker<'_> {
         let mut checks: Vec<(Ty, ast::Expr, &'static str)> = Vec::new();
         for v in vars.iter().filter_map(|n| ast::VarDecl::cast(n.clone())) {
             let Some(spec) = v.decl_specifiers() else { continue };
-            let Some(target) = self.spec_ty(&spec) else { continue };
             for d in v.declarators() {
-                let plain = d
-                    .declarator()
-                    .is_some_and(|d| d.ptr_operators().next().is_none() && d.array_suffixes().next().is_none());
-                if plain && let Some(e) = copy_initializer(&d) {
-                    checks.push((target.clone(), e, "initialize"));
+                let Some(e) = copy_initializer(&d) else { continue };
+                // typed once already, unless the name is declared more than once
+                let declared = d.name().and_then(|n| locals.declared(&n.text()).map(|l| l.ty.clone()));
+                let target = declared
+                    .unwrap_or_else(|| self.resolve(&TypeRef::from_syntax(Some(&spec), d.declarator().as_ref())));
+                // references bind rather than convert; arrays take braces
+                if matches!(target, Ty::Unknown | Ty::Reference(_) | Ty::Array(..)) {
+                    continue;
                 }
+                checks.push((target, e, "initialize"));
             }
         }
         for w in writes.iter().filter_map(|n| ast::BinExpr::cast(n.clone())) {
@@ -771,15 +411,17 @@ impl Checker<'_> {
                 continue;
             }
             let message = match what {
-                "initialize" => format!("cannot initialize a `{target}` with a `{source}`"),
-                "assign" => format!("cannot assign a `{source}` to a `{target}`"),
-                _ => format!("cannot return a `{source}` from a function returning `{target}`"),
+                "initialize" => format!("cannot initialize a `{target}` with {}", source.described()),
+                "assign" => format!("cannot assign {} to a `{target}`", source.described()),
+                _ => format!("cannot return {} from a function returning `{target}`", source.described()),
             };
             let hint = match (&target, &source) {
                 (Ty::Vector(te, tn, _), Ty::Vector(se, sn, _)) if te == se && tn < sn => {
                     Some(format!("select the components you mean, e.g. `.{}`", &"xyzw"[..*tn]))
                 }
                 (Ty::Scalar(_), Ty::Vector(..)) => Some("select one component, e.g. `.x`".into()),
+                (_, Ty::Pointer(_)) => Some("read what it points to: `*p` or `p[i]`".into()),
+                (_, Ty::Function(f)) => Some(format!("call it: `{f}(...)`")),
                 _ => Some(format!("convert explicitly: `{target}(...)`")),
             };
             self.report(e.syntax(), "E1702", message, hint);
@@ -790,16 +432,20 @@ impl Checker<'_> {
     /// E1706: a pointer declared with one address space initialized with or assigned a
     /// pointer into another (`thread float *p = buffer;` with `device float *buffer`).
     fn address_spaces(&mut self, locals: &TypedLocals, vars: &[SyntaxNode], writes: &[SyntaxNode]) {
-        if locals.pointers.is_empty() {
+        if !locals.has_pointers() {
             return;
         }
-        let mut checks: Vec<((SyntaxKind, TextRange), ast::Expr, String)> = Vec::new();
+        let mut checks: Vec<((Space, TextRange), ast::Expr, String)> = Vec::new();
+        let declared_space = |l: &infer::Local| match (&l.ty, l.space_at) {
+            (Ty::Pointer(t), Some(at)) => Some((t.space?, at)),
+            _ => None,
+        };
         for v in vars.iter().filter_map(|n| ast::VarDecl::cast(n.clone())) {
             for d in v.declarators() {
                 let (Some(name), Some(e)) = (d.name(), copy_initializer(&d)) else { continue };
                 // the variable's own declaration (declared once, or it is not recorded)
-                let Some(&(space, range, _)) = locals.pointers.get(&name.text()) else { continue };
-                checks.push(((space, range), e, name.text()));
+                let Some(target) = locals.declared(&name.text()).and_then(declared_space) else { continue };
+                checks.push((target, e, name.text()));
             }
         }
         for w in writes.iter().filter_map(|n| ast::BinExpr::cast(n.clone())) {
@@ -809,15 +455,17 @@ impl Checker<'_> {
             let (Some(lhs), Some(rhs)) = (w.lhs(), w.rhs()) else { continue };
             let Some(lhs) = plain_path(&lhs) else { continue };
             let Some(name) = lhs.name() else { continue };
-            let Some(target) = locals.get_pointer(name.text(), lhs.syntax().text_range()) else { continue };
+            let Some(target) = locals.get(name.text(), lhs.syntax().text_range()).and_then(declared_space) else {
+                continue;
+            };
             checks.push((target, rhs, name.text().to_string()));
         }
         for ((target, target_range), e, name) in checks {
-            let Some(source) = pointer_space(&e, locals) else { continue };
+            let Some(source) = self.pointer_space(&e, locals) else { continue };
             if source == target {
                 continue;
             }
-            let (Some(t), Some(s)) = (target.text(), source.text()) else { continue };
+            let (t, s) = (target.keyword(), source.keyword());
             self.report(
                 e.syntax(),
                 "E1706",
@@ -848,8 +496,10 @@ impl Checker<'_> {
                 continue;
             }
             for (k, (param, arg)) in params.iter().zip(&args).enumerate() {
-                if let Some(space) = param.strip_prefix('*') {
-                    let Some(source) = pointer_space(arg, locals).and_then(|s| s.text()) else { continue };
+                let target = self.resolve(param);
+                if let Ty::Pointer(t) = &target {
+                    let (Some(space), Some(source)) = (t.space, self.pointer_space(arg, locals)) else { continue };
+                    let (space, source) = (space.keyword(), source.keyword());
                     if source != space {
                         self.report(
                             arg.syntax(),
@@ -865,7 +515,9 @@ impl Checker<'_> {
                     }
                     continue;
                 }
-                let Some(target) = self.named_ty(param) else { continue };
+                if !target.is_numeric() {
+                    continue;
+                }
                 let Some(source) = self.expr_ty(arg, locals) else { continue };
                 if target.converts_from(&source) {
                     continue;
@@ -873,7 +525,7 @@ impl Checker<'_> {
                 self.report(
                     arg.syntax(),
                     "E1702",
-                    format!("cannot pass a `{source}` as argument {} of `{name}`, a `{target}`", k + 1),
+                    format!("cannot pass {} as argument {} of `{name}`, a `{target}`", source.described(), k + 1),
                     Some(format!("convert explicitly: `{target}(...)`, or select components")),
                 );
                 self.with_fixes(conversion_fixes(&target, &source, arg));
@@ -885,25 +537,12 @@ impl Checker<'_> {
     /// the vector's components, from one of the sets `xyzw` and `rgba`, at most four, none
     /// twice when written, and never the operand of `&`.
     fn swizzles(&mut self, locals: &TypedLocals, members: &[SyntaxNode]) {
-        if locals.is_empty() {
-            return;
-        }
         for m in members.iter().filter_map(|n| ast::MemberExpr::cast(n.clone())) {
             if m.is_arrow() || m.template_args().is_some() {
                 continue;
             }
-            let vector = match m.base() {
-                Some(ast::Expr::Path(base)) if !base.is_qualified() => {
-                    base.name().and_then(|var| locals.get(var.text(), m.syntax().text_range()))
-                }
-                // a field of a struct of the unit: `in.position.xyz`
-                Some(ast::Expr::Member(field)) => self.field_ty(&field, locals),
-                // a call's result: `shade(c).rgb`, `float3(x).xy`
-                Some(e @ (ast::Expr::Call(_) | ast::Expr::Construct(_) | ast::Expr::Paren(_))) => {
-                    self.expr_ty(&e, locals)
-                }
-                _ => None,
-            };
+            // a variable, a field (`in.position.xyz`), an element, a call's result
+            let vector = m.base().and_then(|b| self.expr_ty(&b, locals));
             let Some(Ty::Vector(elem, size, packed)) = vector else { continue };
             let ty = format!("{}{elem}{size}", if packed { "packed_" } else { "" });
             let Some(tok) = m.member() else { continue };
@@ -1160,7 +799,7 @@ impl Checker<'_> {
             let components = |t: &Ty| match t {
                 Ty::Scalar(_) => Some(1),
                 Ty::Vector(_, n, _) => Some(*n),
-                Ty::Matrix(..) => None,
+                _ => None,
             };
             let Some(counts) = arg_tys.iter().map(components).collect::<Option<Vec<usize>>>() else { continue };
             let given: usize = counts.iter().sum();
@@ -1181,7 +820,93 @@ impl Checker<'_> {
         }
     }
 
+    /// E1707: `.` on a pointer, or `->` on a struct or vector value (outside templates).
+    fn member_operators(&mut self, locals: &TypedLocals, members: &[SyntaxNode]) {
+        if self.context.template {
+            return;
+        }
+        for m in members.iter().filter_map(|n| ast::MemberExpr::cast(n.clone())) {
+            let (Some(op), Some(base), Some(member)) = (m.op(), m.base(), m.member()) else { continue };
+            let Some(ty) = self.expr_ty(&base, locals) else { continue };
+            let member = member.text();
+            if m.is_arrow() {
+                let wrong = match &ty {
+                    // a class may define `operator->`
+                    Ty::Struct(s) => {
+                        !self.tree.fields.get(s).is_some_and(|f| f.keys().any(|k| k.starts_with("operator")))
+                    }
+                    Ty::Scalar(_) | Ty::Vector(..) | Ty::Matrix(..) => true,
+                    _ => false,
+                };
+                if wrong {
+                    self.report_range(
+                        op.text_range(),
+                        "E1707",
+                        format!("`->` needs a pointer, but this is a `{ty}`"),
+                        Some(format!("reach the member with `.`: `.{member}`")),
+                    );
+                    self.with_fixes([Fix::replace("Use `.`".into(), op.text_range(), ".")]);
+                }
+            } else if let Ty::Pointer(_) = ty {
+                self.report_range(
+                    op.text_range(),
+                    "E1707",
+                    format!("`.` cannot reach a member through a pointer (a `{ty}`)"),
+                    Some(format!("use `->{member}`, or index first: `[i].{member}`")),
+                );
+                self.with_fixes([Fix::replace("Use `->`".into(), op.text_range(), "->")]);
+            }
+        }
+    }
+
     // ---- library calls -------------------------------------------------------------------
+
+    /// E1708: a library function called with vectors whose sizes none of its overloads
+    /// takes (`dot(float3, float4)`); see `Stdlib::call_rejects`. Outside templates, for
+    /// names the function and the unit do not declare themselves.
+    fn library_arguments(&mut self, calls: &[SyntaxNode], locals: &TypedLocals, local: &NameCounts) {
+        if self.context.template {
+            return;
+        }
+        for call in calls.iter().filter_map(|n| ast::CallExpr::cast(n.clone())) {
+            let Some(ast::Expr::Path(p)) = call.callee() else { continue };
+            let text = p.text();
+            let in_metal = text.strip_prefix("metal::").is_some_and(|rest| !rest.contains("::"));
+            if p.template_args().is_some() || (p.is_qualified() && !in_metal) {
+                continue;
+            }
+            let Some(name_tok) = p.name() else { continue };
+            let name = name_tok.text();
+            if local.contains_key(name) || self.tree.declared.contains(name) || self.tree.types.contains(name) {
+                continue;
+            }
+            let args: Vec<Option<String>> = call
+                .args()
+                .map(|a| match self.expr_ty(&a, locals) {
+                    Some(t @ (Ty::Scalar(_) | Ty::Vector(..))) => Some(t.unpacked().to_string()),
+                    _ => None,
+                })
+                .collect();
+            // only vectors can be held against an overload
+            if !args.iter().flatten().any(|a| a.ends_with(|c: char| c.is_ascii_digit())) {
+                continue;
+            }
+            let refs: Vec<Option<&str>> = args.iter().map(|a| a.as_deref()).collect();
+            let Some(signatures) = self.lib.call_rejects(name, &refs) else { continue };
+            let shown = args.iter().map(|a| format!("`{}`", a.as_deref().unwrap_or("?"))).collect::<Vec<_>>();
+            let mut tried: Vec<&str> = signatures.iter().take(3).copied().collect();
+            tried.dedup();
+            self.report_range(
+                name_tok.text_range(),
+                "E1708",
+                format!("no overload of `{name}` takes ({})", shown.join(", ")),
+                Some(format!(
+                    "vectors keep their size: {}; select or build vectors of matching size",
+                    tried.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", ")
+                )),
+            );
+        }
+    }
 
     /// E1402: a library function called with a number of arguments none of its overloads
     /// takes (the unit does not declare a function of that name itself).
@@ -1898,186 +1623,6 @@ pub(crate) fn const_int(e: &ast::Expr) -> Option<u64> {
 /// How many times each name is declared in a function (parameters and locals).
 type NameCounts = FxHashMap<String, usize>;
 
-/// A builtin numeric type.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Ty {
-    Scalar(String),
-    /// Element, size, packed.
-    Vector(String, usize, bool),
-    /// Element, columns, rows.
-    Matrix(String, usize, usize),
-}
-
-impl Ty {
-    /// `float`, `half3`, `packed_float3`, `float4x4`.
-    fn parse(name: &str) -> Option<Ty> {
-        const SCALARS: &[&str] =
-            &["bool", "char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "half", "float", "bfloat"];
-        if SCALARS.contains(&name) {
-            return Some(Ty::Scalar(name.to_string()));
-        }
-        let (packed, rest) = match name.strip_prefix("packed_") {
-            Some(r) => (true, r),
-            None => (false, name),
-        };
-        let digits = rest.trim_start_matches(|c: char| c.is_ascii_alphabetic());
-        let elem = &rest[..rest.len() - digits.len()];
-        if !SCALARS.contains(&elem) {
-            return None;
-        }
-        let dims: Vec<usize> = digits.split('x').map(|d| d.parse().ok()).collect::<Option<_>>()?;
-        match dims.as_slice() {
-            [n] if (2..=4).contains(n) => Some(Ty::Vector(elem.to_string(), *n, packed)),
-            [c, r] if !packed && (2..=4).contains(c) && (2..=4).contains(r) => {
-                Some(Ty::Matrix(elem.to_string(), *c, *r))
-            }
-            _ => None,
-        }
-    }
-
-    fn same_vector(&self, other: &Ty) -> bool {
-        matches!((self, other), (Ty::Vector(a, n, _), Ty::Vector(b, m, _)) if a == b && n == m)
-    }
-
-    fn unpacked(&self) -> Ty {
-        match self {
-            Ty::Vector(e, n, _) => Ty::Vector(e.clone(), *n, false),
-            other => other.clone(),
-        }
-    }
-
-    /// Whether a value of type `source` implicitly converts to this type.
-    fn converts_from(&self, source: &Ty) -> bool {
-        match (self, source) {
-            (Ty::Scalar(_), Ty::Scalar(_)) => true,
-            (Ty::Vector(..), Ty::Scalar(_)) => true,
-            (Ty::Vector(..), Ty::Vector(..)) => self.same_vector(source),
-            (a, b) => a == b,
-        }
-    }
-}
-
-impl std::fmt::Display for Ty {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Ty::Scalar(s) => write!(f, "{s}"),
-            Ty::Vector(e, n, packed) => write!(f, "{}{e}{n}", if *packed { "packed_" } else { "" }),
-            Ty::Matrix(e, c, r) => write!(f, "{e}{c}x{r}"),
-        }
-    }
-}
-
-/// Parameters and locals of builtin numeric types, with where locals are visible.
-#[derive(Debug, Default)]
-struct TypedLocals {
-    vars: FxHashMap<String, (Ty, Option<Visibility>)>,
-    /// Variables of a struct type of the unit: the struct, and whether the variable is a
-    /// pointer to it.
-    structs: FxHashMap<String, (String, bool, Option<Visibility>)>,
-    /// Pointers to and one-dimensional arrays of a builtin numeric type: what `p[i]` is.
-    elements: FxHashMap<String, (Ty, Option<Visibility>)>,
-    /// Pointer variables declared with an address space: the space keyword and where it
-    /// is written.
-    pointers: FxHashMap<String, (SyntaxKind, TextRange, Option<Visibility>)>,
-}
-
-impl TypedLocals {
-    fn is_empty(&self) -> bool {
-        self.vars.is_empty() && self.structs.is_empty() && self.elements.is_empty()
-    }
-
-    /// The address space of the pointer variable `name` used at `at`, and where the
-    /// declaration writes it.
-    fn get_pointer(&self, name: &str, at: TextRange) -> Option<(SyntaxKind, TextRange)> {
-        let (space, range, visibility) = self.pointers.get(name)?;
-        if visibility.is_some_and(|v| !v.covers(at)) {
-            return None;
-        }
-        Some((*space, *range))
-    }
-
-    /// The element type of the pointer or array `name` used at `at`.
-    fn get_element(&self, name: &str, at: TextRange) -> Option<Ty> {
-        let (ty, visibility) = self.elements.get(name)?;
-        if visibility.is_some_and(|v| !v.covers(at)) {
-            return None;
-        }
-        Some(ty.clone())
-    }
-
-    /// The struct of `e` when it names a struct variable (`pointer`: a pointer to one)
-    /// visible there.
-    fn struct_variable(&self, e: &ast::Expr, pointer: bool) -> Option<String> {
-        let p = plain_path(e)?;
-        let (s, is_pointer, visibility) = self.structs.get(p.name()?.text())?;
-        if *is_pointer != pointer || visibility.is_some_and(|v| !v.covers(p.syntax().text_range())) {
-            return None;
-        }
-        Some(s.clone())
-    }
-
-    /// Whether `name` is a local variable or parameter of a builtin or struct type.
-    fn has_value(&self, name: &str) -> bool {
-        self.vars.contains_key(name) || self.structs.contains_key(name)
-    }
-
-    /// The type of the variable `name` used at `at`.
-    fn get(&self, name: &str, at: TextRange) -> Option<Ty> {
-        let (ty, visibility) = self.vars.get(name)?;
-        if visibility.is_some_and(|v| !v.covers(at)) {
-            return None;
-        }
-        Some(ty.clone())
-    }
-}
-
-/// The type of `l * r` when a matrix is involved: `Some(None)` when the dimensions or
-/// element types do not match; `None` when no matrix is involved.
-fn matrix_product(l: &Ty, r: &Ty) -> Option<Option<Ty>> {
-    Some(match (l, r) {
-        (Ty::Matrix(e, c, rows), Ty::Vector(f, n, _)) => {
-            (e == f && c == n).then(|| Ty::Vector(e.clone(), *rows, false))
-        }
-        (Ty::Vector(f, n, _), Ty::Matrix(e, c, rows)) => {
-            (e == f && rows == n).then(|| Ty::Vector(e.clone(), *c, false))
-        }
-        (Ty::Matrix(e, c1, r1), Ty::Matrix(f, c2, r2)) => (e == f && c1 == r2).then(|| Ty::Matrix(e.clone(), *c2, *r1)),
-        (Ty::Matrix(..), Ty::Scalar(_)) => Some(l.clone()),
-        (Ty::Scalar(_), Ty::Matrix(..)) => Some(r.clone()),
-        _ => return None,
-    })
-}
-
-/// Where a local variable can be named: after its declarator, to the end of the block
-/// (or statement) that declares it.
-#[derive(Debug, Clone, Copy)]
-struct Visibility {
-    from: msl_syntax::TextSize,
-    scope: TextRange,
-}
-
-impl Visibility {
-    fn covers(&self, range: TextRange) -> bool {
-        range.start() >= self.from && self.scope.contains_range(range)
-    }
-}
-
-fn visibility_of(declarator: &SyntaxNode) -> Option<Visibility> {
-    let scope = declarator.ancestors().find(|a| {
-        matches!(
-            a.kind(),
-            SyntaxKind::COMPOUND_STMT
-                | SyntaxKind::FOR_STMT
-                | SyntaxKind::RANGE_FOR_STMT
-                | SyntaxKind::IF_STMT
-                | SyntaxKind::WHILE_STMT
-                | SyntaxKind::SWITCH_STMT
-                | SyntaxKind::LAMBDA_EXPR
-        )
-    })?;
-    Some(Visibility { from: declarator.text_range().end(), scope: scope.text_range() })
-}
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum SwizzleProblem {
     Unknown,
@@ -2268,35 +1813,6 @@ fn conversion_fixes(target: &Ty, source: &Ty, e: &ast::Expr) -> Vec<Fix> {
         (Ty::Scalar(te), Ty::Vector(se, ..)) if te == se => vec![select("x")],
         (Ty::Vector(_, tn, _), Ty::Vector(_, sn, _)) if tn == sn => vec![convert()],
         _ => Vec::new(),
-    }
-}
-
-/// The address space a pointer expression points into, when it comes from a pointer
-/// variable declared with one: `p`, `p + i`, `&p[i]`, `&p->field`.
-fn pointer_space(e: &ast::Expr, locals: &TypedLocals) -> Option<SyntaxKind> {
-    match e {
-        ast::Expr::Path(_) => {
-            let p = plain_path(e)?;
-            locals.get_pointer(p.name()?.text(), p.syntax().text_range()).map(|(s, _)| s)
-        }
-        ast::Expr::Paren(p) => pointer_space(&p.expr()?, locals),
-        ast::Expr::Bin(b) if b.op().is_some_and(|t| matches!(t.kind(), SyntaxKind::PLUS | SyntaxKind::MINUS)) => {
-            let (l, r) = (pointer_space(&b.lhs()?, locals), pointer_space(&b.rhs()?, locals));
-            match (l, r) {
-                (Some(s), None) => Some(s),
-                // `n + p`
-                (None, Some(s)) if b.op().is_some_and(|t| t.kind() == SyntaxKind::PLUS) => Some(s),
-                _ => None,
-            }
-        }
-        ast::Expr::Prefix(p) if p.op().is_some_and(|t| t.kind() == SyntaxKind::AMP) => {
-            match strip_parens(&p.operand()?)? {
-                ast::Expr::Index(i) => pointer_space(&i.base()?, locals),
-                ast::Expr::Member(m) if m.is_arrow() => pointer_space(&m.base()?, locals),
-                _ => None,
-            }
-        }
-        _ => None,
     }
 }
 

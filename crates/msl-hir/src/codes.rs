@@ -366,6 +366,33 @@ pub static CODES: &[CodeInfo] = &[
         good: "float scale = 2.0f;\nscale *= 0.5f;",
     },
     CodeInfo {
+        code: "E1707",
+        name: "member-access-operator",
+        severity: Severity::Error,
+        summary: "`.` used on a pointer, or `->` on a value that is not one",
+        explanation: "A member of a struct is reached with `.` from the struct itself (or a reference to \
+                      it) and with `->` from a pointer to it. Buffers arrive in kernels as pointers \
+                      (`device Particle *ps`), so `ps->mass` or `ps[i].mass`, while a local copy or a \
+                      `constant Params &p` reference takes `.`. The quick fix swaps the operator. Reported \
+                      where the types are known for sure and outside templates.",
+        bad: "kernel void k(device Particle *p [[buffer(0)]]) { p.mass = 1.0f; }",
+        good: "kernel void k(device Particle *p [[buffer(0)]]) { p->mass = 1.0f; }",
+    },
+    CodeInfo {
+        code: "E1708",
+        name: "library-argument-types",
+        severity: Severity::Error,
+        summary: "A library function called with vectors of sizes none of its overloads takes",
+        explanation: "Metal never converts a vector to a vector of another size or to a scalar, so \
+                      `dot(a.xyz, b)` with a `float4` `b`, `cross` on four-component vectors or \
+                      `distance` between a `float2` and a `float3` find no overload. The message lists \
+                      the argument types and the hint the signatures that were tried. Scalars are never \
+                      held against a call (they convert and spread to vectors), and arguments whose type \
+                      is not known are left out, so only mismatched vector shapes are reported.",
+        bad: "float d = dot(n.xyz, light);  // light is a float4",
+        good: "float d = dot(n.xyz, light.xyz);",
+    },
+    CodeInfo {
         code: "E1601",
         name: "constant-write",
         severity: Severity::Error,

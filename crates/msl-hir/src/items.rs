@@ -30,18 +30,91 @@ pub struct ItemTree {
     /// parameters, enumerators.
     pub value_names: FxHashSet<String>,
     /// The fields of each struct or class defined once in the unit, outside templates and
-    /// without base classes: field name to its type as written (`""` when it is not a
-    /// plain named type: a pointer, an array, a bit-field).
-    pub fields: FxHashMap<String, FxHashMap<String, String>>,
+    /// without base classes: field name to its type as written; methods as `name()` with
+    /// the return type every overload shares (unknown when they differ).
+    pub fields: FxHashMap<String, FxHashMap<String, TypeRef>>,
     /// Struct names defined more than once (in different namespaces, say), or in a
     /// template, or with bases: their fields are not known for sure.
     pub unsure_structs: FxHashSet<String>,
-    /// For each function name: the return type all functions of that name share (`""`
-    /// when they differ or one of them is not a plain named type).
-    pub returns: FxHashMap<String, String>,
+    /// For each function name: the return type all functions of that name share (unknown
+    /// when they differ).
+    pub returns: FxHashMap<String, TypeRef>,
     /// For each function name whose functions all take the same parameter types (one
     /// function and its declarations): those types (see [`FunctionItem::params`]).
-    pub params: FxHashMap<String, Vec<String>>,
+    pub params: FxHashMap<String, Vec<TypeRef>>,
+    /// Names of enums (scoped or not).
+    pub enums: FxHashSet<String>,
+}
+
+/// A type as a declaration writes it: the type specifier, the qualifiers next to it and
+/// the declarator's operators. The checker resolves it to a type; nothing here is
+/// interpreted yet, so it can live in the item tree.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Hash)]
+pub struct TypeRef {
+    /// The type specifier without trivia (`float4`, `metal::texture2d<half,access::read>`,
+    /// `Particle`); empty when the declaration is not one the checker reads (a function
+    /// declarator, a parenthesized declarator, a class defined in place).
+    pub base: String,
+    /// The address space keyword among the specifiers (`device`).
+    pub space: Option<String>,
+    /// `const` or `constexpr` among the specifiers.
+    pub is_const: bool,
+    /// The declarator's operators in the order they apply to the base: pointers and
+    /// references left to right, then array bounds right to left.
+    pub ops: Vec<TypeOp>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum TypeOp {
+    /// `*`, with the address space and `const` written after it.
+    Pointer { space: Option<String>, is_const: bool },
+    /// `&` or `&&`.
+    Reference,
+    /// `[N]` (the bound when it is an integer literal).
+    Array(Option<u64>),
+}
+
+impl TypeRef {
+    /// What a declaration's specifiers and declarator write; unknown (an empty base) for
+    /// declarators the checker does not read.
+    pub fn from_syntax(spec: Option<&ast::DeclSpecifiers>, decl: Option<&ast::Declarator>) -> TypeRef {
+        let Some(spec) = spec else { return TypeRef::default() };
+        let Some(ts) = spec.type_spec() else { return TypeRef::default() };
+        let mut out = TypeRef {
+            base: compact(ts.syntax()),
+            space: spec.address_space().map(|t| t.text().to_string()),
+            is_const: spec.has(SyntaxKind::CONST_KW) || spec.has(SyntaxKind::CONSTEXPR_KW),
+            ops: Vec::new(),
+        };
+        let Some(decl) = decl else { return out };
+        // `(*p)[4]`, `f(int)`: nested or function declarators
+        if decl.param_list().is_some() || decl.syntax().children().any(|c| c.kind() == SyntaxKind::DECLARATOR) {
+            return TypeRef::default();
+        }
+        for op in decl.ptr_operators() {
+            out.ops.push(match op.kind_token().map(|t| t.kind()) {
+                Some(SyntaxKind::STAR) => {
+                    TypeOp::Pointer { space: op.address_space().map(|t| t.text().to_string()), is_const: op.is_const() }
+                }
+                Some(SyntaxKind::AMP | SyntaxKind::AMP2) => TypeOp::Reference,
+                _ => return TypeRef::default(),
+            });
+        }
+        let bounds: Vec<TypeOp> =
+            decl.array_suffixes().map(|a| TypeOp::Array(a.size().and_then(|e| crate::checks::const_int(&e)))).collect();
+        out.ops.extend(bounds.into_iter().rev());
+        out
+    }
+
+    /// Whether the declaration is read at all.
+    pub fn is_known(&self) -> bool {
+        !self.base.is_empty()
+    }
+
+    /// A plain named type: no operators.
+    pub fn is_plain(&self) -> bool {
+        self.is_known() && self.ops.is_empty()
+    }
 }
 
 /// The item-tree parts of the top-level nodes of each unit's latest parse, by node.
@@ -69,13 +142,12 @@ pub struct FunctionItem {
     pub context: crate::db::FunctionContext,
     /// The least and greatest number of arguments it takes (`usize::MAX`: variadic).
     pub arity: (usize, usize),
-    /// The return type as written when it is a plain named type (`""` for a pointer, a
-    /// reference, a trailing return type, a template's or a class member's function).
-    pub returns: String,
-    /// Each parameter's type as written when it is a plain named type, `*space` for a
-    /// pointer declared with an address space (`*device`), `""` otherwise; `None` for
-    /// templates, class members and variadic or `(void)` lists.
-    pub params: Option<Vec<String>>,
+    /// The return type as written (unknown for a trailing return type, a template's or a
+    /// class member's function).
+    pub returns: TypeRef,
+    /// Each parameter's type as written; `None` for templates, class members and variadic
+    /// or `(void)` lists.
+    pub params: Option<Vec<TypeRef>>,
 }
 
 impl ItemTree {
@@ -88,11 +160,11 @@ impl ItemTree {
 
     /// Fills [`ItemTree::returns`] and [`ItemTree::params`] from the functions.
     fn index_returns(&mut self) {
-        let mut returns: FxHashMap<String, String> = FxHashMap::default();
-        let mut params: FxHashMap<String, Option<Vec<String>>> = FxHashMap::default();
+        let mut returns: FxHashMap<String, TypeRef> = FxHashMap::default();
+        let mut params: FxHashMap<String, Option<Vec<TypeRef>>> = FxHashMap::default();
         for f in &self.functions {
             match returns.get_mut(&f.name) {
-                Some(r) if *r != f.returns => r.clear(),
+                Some(r) if *r != f.returns => *r = TypeRef::default(),
                 Some(_) => {}
                 None => {
                     returns.insert(f.name.clone(), f.returns.clone());
@@ -125,10 +197,10 @@ impl ItemTree {
     }
 
     /// The type of field `field` of struct `name`, as written, when the struct is known for
-    /// sure and the field is a plain named type.
-    pub fn field_type(&self, name: &str, field: &str) -> Option<&str> {
+    /// sure and the field's declaration is one the checker reads.
+    pub fn field_type(&self, name: &str, field: &str) -> Option<&TypeRef> {
         let t = self.fields.get(name)?.get(field)?;
-        (!t.is_empty()).then_some(t.as_str())
+        t.is_known().then_some(t)
     }
 
     /// The item tree of a unit from the parts of its top-level nodes, reusing the parts
@@ -172,23 +244,17 @@ impl ItemTree {
             let func = ast::Function::cast(SyntaxNode::new_root(f.to_owned()));
             let name = func.as_ref().and_then(|f| f.name()).map(|n| n.text()).unwrap_or_default();
             let arity = func.as_ref().and_then(|f| f.param_list()).map(|l| params_arity(&l)).unwrap_or((0, usize::MAX));
-            let returns = func
-                .as_ref()
-                .filter(|_| !context.template && !context.member)
-                .filter(|f| {
-                    f.declarator().is_some_and(|d| d.ptr_operators().next().is_none())
-                        && !f.syntax().children().any(|c| c.kind() == SyntaxKind::TRAILING_RETURN)
-                })
-                .and_then(|f| f.decl_specifiers())
-                .and_then(|d| d.type_spec())
-                .filter(|ts| !ts.syntax().descendants().any(|n| n.kind() == SyntaxKind::TEMPLATE_ARG_LIST))
-                .map(|ts| compact(ts.syntax()))
-                .unwrap_or_default();
+            let returns =
+                func.as_ref().filter(|_| !context.template && !context.member).map(return_type).unwrap_or_default();
             let params = func
                 .as_ref()
                 .filter(|_| !context.template && !context.member && arity.1 != usize::MAX)
                 .and_then(|f| f.param_list())
-                .map(|l| l.params().map(|p| plain_param_type(&p)).collect::<Vec<String>>())
+                .map(|l| {
+                    l.params()
+                        .map(|p| TypeRef::from_syntax(p.decl_specifiers().as_ref(), p.declarator().as_ref()))
+                        .collect::<Vec<TypeRef>>()
+                })
                 .filter(|p| p.len() == arity.1);
             t.functions.push(FunctionItem { name, signature: signature(f), context, arity, returns, params });
         }
@@ -212,6 +278,9 @@ impl ItemTree {
                     let name = node.children().find_map(|c| c.into_node().filter(|n| is(n, SyntaxKind::NAME)));
                     if let Some(ident) = name.and_then(name_ident) {
                         t.types.insert(ident.to_string());
+                        if SyntaxKind::from(node.kind().0) == SyntaxKind::ENUM {
+                            t.enums.insert(ident.to_string());
+                        }
                         if SyntaxKind::from(node.kind().0) == SyntaxKind::STRUCT {
                             let fields = ast::Struct::cast(SyntaxNode::new_root(node.to_owned()))
                                 .filter(|s| !in_template && s.base_clause().is_none())
@@ -325,7 +394,7 @@ impl ItemTree {
 
 /// The fields of a struct (`None` for a union, whose fields share storage, or a struct
 /// with anonymous members, whose fields are reached without a name).
-fn struct_fields(s: &ast::Struct) -> Option<FxHashMap<String, String>> {
+fn struct_fields(s: &ast::Struct) -> Option<FxHashMap<String, TypeRef>> {
     if s.keyword().is_some_and(|k| k.kind() == SyntaxKind::UNION_KW) {
         return None;
     }
@@ -333,38 +402,35 @@ fn struct_fields(s: &ast::Struct) -> Option<FxHashMap<String, String>> {
     for member in s.members() {
         match member {
             ast::Item::VarDecl(v) => {
-                let ty = v.decl_specifiers().and_then(|d| d.type_spec()).map(|ts| compact(ts.syntax()));
+                let spec = v.decl_specifiers();
                 let declarators: Vec<_> = v.declarators().collect();
                 if declarators.is_empty() {
                     // `struct { ... };` or `union { ... };` inside: anonymous members
                     return None;
                 }
+                // `static` members are not part of the object
+                if spec.as_ref().is_some_and(|s| s.has(SyntaxKind::STATIC_KW)) {
+                    continue;
+                }
                 for d in declarators {
                     let Some(name) = d.name().map(|n| n.text()) else { continue };
-                    let plain = d
-                        .declarator()
-                        .is_some_and(|d| d.ptr_operators().next().is_none() && d.array_suffixes().next().is_none())
-                        && !d.syntax().children().any(|n| n.kind() == SyntaxKind::BIT_FIELD);
-                    fields.insert(name, if plain { ty.clone().unwrap_or_default() } else { String::new() });
+                    let ty = if d.syntax().children().any(|n| n.kind() == SyntaxKind::BIT_FIELD) {
+                        TypeRef::default()
+                    } else {
+                        TypeRef::from_syntax(spec.as_ref(), d.declarator().as_ref())
+                    };
+                    fields.insert(name, ty);
                 }
             }
             ast::Item::Struct(inner) if inner.name().is_none() => return None,
             // methods, as `name()`: the return type when every overload shares a plain one
             ast::Item::Function(f) => {
                 let Some(name) = f.name().map(|n| n.text()) else { continue };
-                let returns = f
-                    .declarator()
-                    .filter(|d| d.ptr_operators().next().is_none())
-                    .filter(|_| !f.syntax().children().any(|c| c.kind() == SyntaxKind::TRAILING_RETURN))
-                    .and_then(|_| f.decl_specifiers())
-                    .and_then(|d| d.type_spec())
-                    .filter(|ts| !ts.syntax().descendants().any(|n| n.kind() == SyntaxKind::TEMPLATE_ARG_LIST))
-                    .map(|ts| compact(ts.syntax()))
-                    .unwrap_or_default();
+                let returns = return_type(&f);
                 let key = format!("{name}()");
                 match fields.get(&key) {
                     Some(r) if *r != returns => {
-                        fields.insert(key, String::new());
+                        fields.insert(key, TypeRef::default());
                     }
                     Some(_) => {}
                     None => {
@@ -377,7 +443,7 @@ fn struct_fields(s: &ast::Struct) -> Option<FxHashMap<String, String>> {
                 if let Some(f) = t.syntax().descendants().find_map(ast::Function::cast)
                     && let Some(name) = f.name()
                 {
-                    fields.insert(format!("{}()", name.text()), String::new());
+                    fields.insert(format!("{}()", name.text()), TypeRef::default());
                 }
             }
             _ => {}
@@ -386,29 +452,23 @@ fn struct_fields(s: &ast::Struct) -> Option<FxHashMap<String, String>> {
     Some(fields)
 }
 
-/// A parameter's type as written when it is a plain named type (no pointer, reference or
-/// array), else `""`.
-fn plain_param_type(p: &ast::Param) -> String {
-    let plain =
-        p.declarator().is_none_or(|d| d.ptr_operators().next().is_none() && d.array_suffixes().next().is_none());
-    let ty = p.decl_specifiers().and_then(|d| d.type_spec()).map(|ts| compact(ts.syntax()));
-    match ty {
-        Some(t) if plain => t,
-        // a pointer with an address space: `*` and the space (`*device`)
-        _ => pointer_param_space(p).map(|s| format!("*{s}")).unwrap_or_default(),
+/// A function's return type as written (unknown with a trailing return type).
+fn return_type(f: &ast::Function) -> TypeRef {
+    if f.syntax().children().any(|c| c.kind() == SyntaxKind::TRAILING_RETURN) {
+        return TypeRef::default();
     }
-}
-
-/// The address space of a parameter declared as a pointer (one `*`) with one.
-fn pointer_param_space(p: &ast::Param) -> Option<String> {
-    let d = p.declarator()?;
-    let ops: Vec<ast::PtrOperator> = d.ptr_operators().collect();
-    let [op] = ops.as_slice() else { return None };
-    if op.kind_token()?.kind() != SyntaxKind::STAR || d.array_suffixes().next().is_some() {
-        return None;
+    let Some(decl) = f.declarator() else { return TypeRef::default() };
+    let mut t = TypeRef::from_syntax(f.decl_specifiers().as_ref(), None);
+    for op in decl.ptr_operators() {
+        t.ops.push(match op.kind_token().map(|t| t.kind()) {
+            Some(SyntaxKind::STAR) => {
+                TypeOp::Pointer { space: op.address_space().map(|t| t.text().to_string()), is_const: op.is_const() }
+            }
+            Some(SyntaxKind::AMP | SyntaxKind::AMP2) => TypeOp::Reference,
+            _ => return TypeRef::default(),
+        });
     }
-    let space = op.address_space().or_else(|| p.decl_specifiers()?.address_space())?;
-    Some(space.text().to_string())
+    t
 }
 
 /// The least and greatest number of arguments a parameter list accepts.

@@ -101,3 +101,23 @@ kernel void k(device float *buf [[buffer(0)]], uint i [[thread_position_in_grid]
     let unit = a.unit(f, PpConfig::default());
     assert!(a.diagnostics(unit, false).is_empty(), "{fixed}");
 }
+
+#[test]
+fn member_operators_swap() {
+    let text = "\
+struct P { float mass; };
+kernel void k(device P *ps [[buffer(0)]], uint i [[thread_position_in_grid]]) {
+    ps.mass = 1.0f; // A
+    P copy = ps[i];
+    copy->mass = 2.0f; // B
+}
+";
+    let once = fixed(text, "E1707", "// A");
+    assert!(once.contains("    ps->mass = 1.0f; // A"), "{once}");
+    let twice = fixed(&once, "E1707", "// B");
+    assert!(twice.contains("    copy.mass = 2.0f; // B"), "{twice}");
+    let mut a = Analysis::new(msl_hir::RootDatabase::default());
+    let f = a.set_file(Path::new("/p/fix.metal"), twice.clone().into());
+    let unit = a.unit(f, PpConfig::default());
+    assert!(a.diagnostics(unit, false).is_empty(), "{twice}");
+}

@@ -152,7 +152,102 @@ fn overload_result(o: &Overload, args: &[Option<&str>]) -> Result<Option<String>
     })
 }
 
+/// The vector size of a plain numeric type name: 1 for scalars, `None` for anything else
+/// (matrices, packed vectors, names that are not numeric).
+fn numeric_size(t: &str) -> Option<usize> {
+    const SCALARS: &[&str] =
+        &["bool", "char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "half", "float", "bfloat"];
+    let scalar = scalar_of(t);
+    if !SCALARS.contains(&scalar) {
+        return None;
+    }
+    match size_of(t) {
+        "" => Some(1),
+        n @ ("2" | "3" | "4") => n.parse().ok(),
+        _ => None,
+    }
+}
+
+/// Whether one overload surely cannot take arguments of these types (plain numeric type
+/// names; `None` for an unknown one, which is left out), even through implicit conversions. Only vector shapes decide: a vector never
+/// converts to a vector of another size or to a scalar, and arguments sharing a
+/// placeholder share one size. Scalars are never held against an overload (a scalar
+/// converts to other scalars and spreads to vectors), nor is anything the signature does
+/// not spell as a plain name.
+fn overload_rejects(o: &Overload, args: &[Option<&str>]) -> bool {
+    let Some((_, params)) = split_signature(o.sig) else { return false };
+    if params.len() != args.len() {
+        return true;
+    }
+    let binding = |name: &str| -> Option<&Binding> { o.bindings.iter().find(|b| b.name == name) };
+    let mut sizes: FxHashMap<&str, usize> = FxHashMap::default();
+    let mut derived: Vec<(&str, usize)> = Vec::new();
+    for (param, arg) in params.iter().zip(args) {
+        let SigType::Named(p) = param else { continue };
+        let Some(n) = arg.and_then(numeric_size) else { continue };
+        if n == 1 {
+            continue;
+        }
+        match binding(p).map(|b| b.spec) {
+            None => {
+                if numeric_size(p).is_some_and(|m| m != n) {
+                    return true;
+                }
+            }
+            Some(BindingSpec::Set(_, members) | BindingSpec::Types(members)) => {
+                if !members.iter().any(|m| numeric_size(m) == Some(n)) {
+                    return true;
+                }
+                if sizes.insert(p, n).is_some_and(|before| before != n) {
+                    return true;
+                }
+            }
+            Some(BindingSpec::Derived(spec)) => {
+                let Some((func, base)) = spec.strip_suffix(')').and_then(|s| s.split_once('(')) else { continue };
+                match func {
+                    // always a scalar
+                    "scalar_of" => return true,
+                    "bool_of" | "int_of" | "uint_of" => derived.push((base.trim(), n)),
+                    _ => {}
+                }
+            }
+            Some(BindingSpec::Values(_)) => return false,
+        }
+    }
+    derived.iter().any(|(base, n)| sizes.get(base).is_some_and(|m| m != n))
+}
+
 impl Stdlib {
+    /// When no overload of the library function `name` can take arguments of these types
+    /// (plain numeric type names; `None` for an argument of unknown type): the signatures
+    /// of the overloads with that many parameters, to show. `None` when some overload may
+    /// take them, when no overload has that many parameters (a different problem), or when
+    /// `name` is not a function or is also a type.
+    pub fn call_rejects(&self, name: &str, args: &[Option<&str>]) -> Option<Vec<&'static str>> {
+        let entries = self.lookup(name);
+        // a type of that name makes the call a construction
+        if entries.iter().any(|e| matches!(e, Entry::Type(_))) {
+            return None;
+        }
+        let mut candidates = Vec::new();
+        // attributes and the like share names with functions without meeting them in calls
+        for entry in entries {
+            let Entry::Function(f) = entry else { continue };
+            for o in f.overloads {
+                let (_, params) = split_signature(o.sig)?;
+                if params.len() != args.len() {
+                    continue;
+                }
+                if !overload_rejects(o, args) {
+                    return None;
+                }
+                candidates.push(o.sig);
+            }
+        }
+        candidates.dedup();
+        (!candidates.is_empty()).then_some(candidates)
+    }
+
     /// The type (a canonical name: `float3`, `uint`, `void`) that a call to the library
     /// function `name` returns for arguments of the given types (`None`: unknown). `None`
     /// unless every overload that may apply returns the same, known type.
@@ -223,5 +318,28 @@ mod tests {
         assert_eq!(lib.call_result("dot", &[Some("float3"), Some("half3")]), None);
         // not a function
         assert_eq!(lib.call_result("float3", &[Some("float")]), None);
+    }
+
+    #[test]
+    fn vector_shapes_reject_overloads() {
+        let lib = Stdlib::get();
+        let rejects = |name: &str, args: &[Option<&str>]| lib.call_rejects(name, args).is_some();
+        // one placeholder, two sizes
+        assert!(rejects("dot", &[Some("float3"), Some("float4")]));
+        assert!(rejects("distance", &[Some("half2"), Some("half3")]));
+        // no member of the set has that size
+        assert!(rejects("cross", &[Some("float4"), Some("float4")]));
+        // fine, or not judged
+        assert!(!rejects("dot", &[Some("float3"), Some("float3")]));
+        assert!(!rejects("clamp", &[Some("float4"), Some("float"), Some("float")]));
+        assert!(!rejects("mix", &[Some("float3"), Some("float3"), Some("float")]));
+        assert!(!rejects("dot", &[Some("float3"), None]));
+        assert!(!rejects("normalize", &[Some("float")]));
+        assert!(!rejects("dot", &[Some("float3"), Some("half3")]));
+        // a different number of arguments is another problem
+        assert!(!rejects("dot", &[Some("float3")]));
+        assert!(!rejects("no_such_function", &[Some("float3")]));
+        let sigs = lib.call_rejects("dot", &[Some("float3"), Some("float4")]).unwrap();
+        assert!(sigs.iter().all(|s| s.contains("dot(")), "{sigs:?}");
     }
 }
