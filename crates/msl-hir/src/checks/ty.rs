@@ -230,9 +230,9 @@ impl fmt::Display for Ty {
 /// element types do not match; `None` when no matrix is involved.
 pub(crate) fn matrix_product(l: &Ty, r: &Ty) -> Option<Option<Ty>> {
     Some(match (l, r) {
-        (Ty::Matrix(e, c, rows), Ty::Vector(f, n, _)) => (e == f && c == n).then(|| Ty::Vector(e, *rows, false)),
-        (Ty::Vector(f, n, _), Ty::Matrix(e, c, rows)) => (e == f && rows == n).then(|| Ty::Vector(e, *c, false)),
-        (Ty::Matrix(e, c1, r1), Ty::Matrix(f, c2, r2)) => (e == f && c1 == r2).then(|| Ty::Matrix(e, *c2, *r1)),
+        (Ty::Matrix(e, c, rows), Ty::Vector(f, n, _)) => (e == f && c == n).then_some(Ty::Vector(e, *rows, false)),
+        (Ty::Vector(f, n, _), Ty::Matrix(e, c, rows)) => (e == f && rows == n).then_some(Ty::Vector(e, *c, false)),
+        (Ty::Matrix(e, c1, r1), Ty::Matrix(f, c2, r2)) => (e == f && c1 == r2).then_some(Ty::Matrix(e, *c2, *r1)),
         (Ty::Matrix(..), Ty::Scalar(_)) => Some(l.clone()),
         (Ty::Scalar(_), Ty::Matrix(..)) => Some(r.clone()),
         _ => return None,
