@@ -226,6 +226,7 @@ impl Checker<'_> {
         self.constant_writes(root, &vars, &writes, &local);
         self.vector_constructions(&calls, &constructs, &typed, &local);
         self.member_operators(&typed, &members);
+        self.initializer_counts(&typed, &vars);
         self.library_arguments(&calls, &typed, &local);
         if let Some(f) = ast::Function::cast(root.clone()) {
             self.textures = self.texture_accesses(&f, &local);
@@ -407,7 +408,7 @@ impl Checker<'_> {
         }
         for (target, e, what) in checks {
             let Some(source) = self.expr_ty(&e, locals) else { continue };
-            if target.converts_from(&source) {
+            if self.converts(&target, &source) {
                 continue;
             }
             let message = match what {
@@ -421,6 +422,8 @@ impl Checker<'_> {
                 }
                 (Ty::Scalar(_), Ty::Vector(..)) => Some("select one component, e.g. `.x`".into()),
                 (_, Ty::Pointer(_)) => Some("read what it points to: `*p` or `p[i]`".into()),
+                (Ty::Struct(s), _) => Some(format!("build a `{s}` from its fields: `{s}{{...}}`")),
+                (_, Ty::Struct(_)) => Some("read one of its fields".into()),
                 (_, Ty::Function(f)) => Some(format!("call it: `{f}(...)`")),
                 _ => Some(format!("convert explicitly: `{target}(...)`")),
             };
@@ -515,11 +518,11 @@ impl Checker<'_> {
                     }
                     continue;
                 }
-                if !target.is_numeric() {
+                if !(target.is_numeric() || matches!(target, Ty::Struct(_))) {
                     continue;
                 }
                 let Some(source) = self.expr_ty(arg, locals) else { continue };
-                if target.converts_from(&source) {
+                if self.converts(&target, &source) {
                     continue;
                 }
                 self.report(
@@ -814,6 +817,62 @@ impl Checker<'_> {
                         "select the components you need (`.xyz`) or drop arguments".into()
                     } else {
                         "pass the missing components, or one scalar for all of them".into()
+                    }),
+                );
+            }
+        }
+    }
+
+    /// E1709: a brace initializer with more values than the array or struct it
+    /// initializes holds. Only where braces cannot be left out inside: arrays of scalars
+    /// or pointers with a literal bound, and aggregates whose fields are all scalars,
+    /// pointers or enums.
+    fn initializer_counts(&mut self, locals: &TypedLocals, vars: &[SyntaxNode]) {
+        for v in vars.iter().filter_map(|n| ast::VarDecl::cast(n.clone())) {
+            let Some(spec) = v.decl_specifiers() else { continue };
+            for d in v.declarators() {
+                let Some(list) = d.initializer().and_then(|i| i.syntax().children().find_map(ast::InitList::cast))
+                else {
+                    continue;
+                };
+                let elements: Vec<ast::Expr> = list.elements().collect();
+                let expanded = list.syntax().children_with_tokens().any(|e| e.kind() == SyntaxKind::DOT3);
+                if expanded || elements.iter().any(|e| matches!(e, ast::Expr::Designated(_))) {
+                    continue;
+                }
+                let declared = d.name().and_then(|n| locals.declared(&n.text()).map(|l| l.ty.clone()));
+                let target = declared
+                    .unwrap_or_else(|| self.resolve(&TypeRef::from_syntax(Some(&spec), d.declarator().as_ref())));
+                let flat = |t: &Ty| matches!(t, Ty::Scalar(_) | Ty::Pointer(_) | Ty::Enum(_));
+                let (what, capacity) = match &target {
+                    Ty::Array(elem, Some(n)) if flat(elem) => ("elements", *n as usize),
+                    Ty::Struct(s) if self.is_aggregate(s) => {
+                        let Some(fields) = self.tree.fields.get(s) else { continue };
+                        let data: Vec<&TypeRef> =
+                            fields.iter().filter(|(k, _)| !k.ends_with("()")).map(|(_, t)| t).collect();
+                        if !data.iter().all(|t| flat(&self.resolve(t))) {
+                            continue;
+                        }
+                        ("fields", data.len())
+                    }
+                    _ => continue,
+                };
+                if elements.len() <= capacity {
+                    continue;
+                }
+                let Some(extra) = elements.get(capacity) else { continue };
+                let name = d.name().map(|n| n.text()).unwrap_or_default();
+                self.report(
+                    extra.syntax(),
+                    "E1709",
+                    format!(
+                        "`{name}` (a `{target}`) has {capacity} {what}, but the initializer lists {}",
+                        elements.len()
+                    ),
+                    Some(if what == "elements" {
+                        "remove the extra values, or make the array larger".into()
+                    } else {
+                        "remove the extra values, or add the fields they are meant for".into()
                     }),
                 );
             }

@@ -379,6 +379,18 @@ pub static CODES: &[CodeInfo] = &[
         good: "kernel void k(device Particle *p [[buffer(0)]]) { p->mass = 1.0f; }",
     },
     CodeInfo {
+        code: "E1709",
+        name: "too-many-initializers",
+        severity: Severity::Error,
+        summary: "A brace initializer with more values than the array or struct holds",
+        explanation: "An array of N elements takes at most N values in braces, and a struct without \
+                      constructors takes at most one value per field. Extra values do not compile. The \
+                      check covers arrays of scalars or pointers with a literal size and structs whose \
+                      fields are all scalars, pointers or enums, where the count is exact.",
+        bad: "float weights[3] = {0.25f, 0.5f, 0.25f, 0.0f};",
+        good: "float weights[4] = {0.25f, 0.5f, 0.25f, 0.0f};",
+    },
+    CodeInfo {
         code: "E1708",
         name: "library-argument-types",
         severity: Severity::Error,

@@ -277,6 +277,31 @@ impl Checker<'_> {
         (self.tree.fields.contains_key(name) && !self.tree.value_names.contains(name)).then(|| name.to_string())
     }
 
+    /// Whether a value of type `source` implicitly converts to `target` (see
+    /// [`Ty::converts_from`]); for structs of the unit: an aggregate (no constructor, no
+    /// operator) takes no single value but its own type, and a struct without operators
+    /// does not become a number.
+    pub(super) fn converts(&self, target: &Ty, source: &Ty) -> bool {
+        match (target, source) {
+            (Ty::Struct(a), Ty::Struct(b)) => a == b || !self.is_aggregate(a) || self.has_operators(b),
+            (Ty::Struct(s), other) if other.is_numeric() || matches!(other, Ty::Pointer(_)) => !self.is_aggregate(s),
+            (t, Ty::Struct(s)) if t.is_numeric() => self.has_operators(s),
+            _ => target.converts_from(source),
+        }
+    }
+
+    /// A struct of the unit with neither constructors nor operators.
+    pub(super) fn is_aggregate(&self, s: &str) -> bool {
+        let Some(fields) = self.tree.fields.get(s) else { return false };
+        let constructor = format!("{s}()");
+        !fields.keys().any(|k| *k == constructor || k.starts_with("operator"))
+    }
+
+    /// A struct of the unit that declares an operator (a conversion, an assignment).
+    fn has_operators(&self, s: &str) -> bool {
+        self.tree.fields.get(s).is_none_or(|f| f.keys().any(|k| k.starts_with("operator")))
+    }
+
     /// The type of a member (`name`) or method (`name()`) of a struct of the unit.
     fn member_ty(&self, s: &str, member: &str) -> Option<Ty> {
         self.resolve(self.tree.field_type(s, member)?).value().known()
