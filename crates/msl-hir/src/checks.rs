@@ -258,9 +258,11 @@ impl Checker<'_> {
     /// E1401: a name used in an expression that nothing declares.
     fn check_name(&mut self, node: &SyntaxNode, local: &NameCounts) {
         let Some(path) = ast::PathExpr::cast(node.clone()) else { return };
-        if path.is_qualified()
-            || node.children_with_tokens().any(|e| matches!(e.kind(), SyntaxKind::OPERATOR_KW | SyntaxKind::TILDE))
-        {
+        if node.children_with_tokens().any(|e| matches!(e.kind(), SyntaxKind::OPERATOR_KW | SyntaxKind::TILDE)) {
+            return;
+        }
+        if path.is_qualified() {
+            self.check_qualified_name(&path, local);
             return;
         }
         let Some(tok) = path.name() else { return };
@@ -279,6 +281,67 @@ impl Checker<'_> {
         self.report_range(tok.text_range(), "E1401", format!("`{name}` is not declared"), hint);
         if let Some(n) = closest {
             self.with_fixes([Fix::replace(format!("Change to `{n}`"), tok.text_range(), n)]);
+        }
+    }
+
+    /// E1401 for `a::b::x` where `a` is a namespace or enum of the unit (the only one of
+    /// that name) and a later name is not declared in the scope before it. Scopes that
+    /// may see more names (using-directives and -declarations, inline namespaces) and
+    /// qualifiers that are classes or aliases are not followed.
+    fn check_qualified_name(&mut self, path: &ast::PathExpr, local: &NameCounts) {
+        let text = path.text();
+        let segments: Vec<msl_syntax::SyntaxToken> = path.segments().collect();
+        if text.starts_with("::")
+            || segments.len() < 2
+            || text.split("::").count() != segments.len()
+            || path.syntax().descendants().any(|n| n.kind() == SyntaxKind::TEMPLATE_ARG_LIST)
+        {
+            return;
+        }
+        let first = segments[0].text();
+        let tree = self.tree;
+        if first == "metal"
+            || local.contains_key(first)
+            || tree.value_names.contains(first)
+            || tree.fields.contains_key(first)
+            || tree.unsure_structs.contains(first)
+            || tree.typedefs.contains_key(first)
+        {
+            return;
+        }
+        let suffix = format!("::{first}");
+        let mut candidates = tree.scopes.keys().filter(|k| *k == first || k.ends_with(&suffix));
+        let (Some(start), None) = (candidates.next(), candidates.next()) else { return };
+        let mut scope = start.clone();
+        for (i, seg) in segments.iter().enumerate().skip(1) {
+            let Some(s) = tree.scopes.get(&scope) else { return };
+            if s.open {
+                return;
+            }
+            let name = seg.text();
+            if !s.members.contains(name) {
+                let limit = 2.max(name.len() / 4);
+                let closest = s
+                    .members
+                    .iter()
+                    .map(|m| (edit_distance(name, m), m))
+                    .filter(|(d, _)| *d <= limit)
+                    .min()
+                    .map(|(_, m)| m.clone());
+                let hint = closest.as_ref().map(|n| format!("did you mean `{n}`?"));
+                self.report_range(seg.text_range(), "E1401", format!("`{name}` is not declared in `{scope}`"), hint);
+                if let Some(n) = closest {
+                    self.with_fixes([Fix::replace(format!("Change to `{n}`"), seg.text_range(), n)]);
+                }
+                return;
+            }
+            if i + 1 < segments.len() {
+                scope = format!("{scope}::{name}");
+                // a class or an alias: its members are not followed
+                if !tree.scopes.contains_key(&scope) {
+                    return;
+                }
+            }
         }
     }
 

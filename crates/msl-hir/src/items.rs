@@ -44,6 +44,155 @@ pub struct ItemTree {
     pub params: FxHashMap<String, Vec<TypeRef>>,
     /// Names of enums (scoped or not).
     pub enums: FxHashSet<String>,
+    /// Named namespaces and enums by qualified path (`a`, `a::b`, `a::Mode`): the names
+    /// declared directly in them.
+    pub scopes: FxHashMap<String, Scope>,
+}
+
+/// The names a namespace or enum declares directly.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Scope {
+    pub members: FxHashSet<String>,
+    /// Qualified lookup may find more than `members`: the namespace has a using-directive,
+    /// a using-declaration, an inline namespace, or a declaration not read here.
+    pub open: bool,
+}
+
+/// Collects the namespaces and enums under `node` (inside the scope `path`, `""` for the
+/// global one) into `out`.
+fn collect_scopes(node: &GreenNodeData, path: &str, out: &mut FxHashMap<String, Scope>) {
+    let kind = SyntaxKind::from(node.kind().0);
+    fn child_name(n: &GreenNodeData) -> Option<&str> {
+        n.children().filter_map(|c| c.into_node()).find(|c| is(c, SyntaxKind::NAME)).and_then(name_ident)
+    }
+    let join = |name: &str| if path.is_empty() { name.to_string() } else { format!("{path}::{name}") };
+    let add = |out: &mut FxHashMap<String, Scope>, name: &str| {
+        if !path.is_empty() {
+            out.entry(path.to_string()).or_default().members.insert(name.to_string());
+        }
+    };
+    let open = |out: &mut FxHashMap<String, Scope>| {
+        if !path.is_empty() {
+            out.entry(path.to_string()).or_default().open = true;
+        }
+    };
+    match kind {
+        SyntaxKind::SOURCE_FILE => {
+            for c in node.children().filter_map(|c| c.into_node()) {
+                collect_scopes(c, path, out);
+            }
+        }
+        SyntaxKind::NAMESPACE => {
+            let inline =
+                node.children().any(|c| c.as_token().is_some_and(|t| t.kind() == SyntaxKind::INLINE_KW.into()));
+            let inner = match child_name(node) {
+                Some(name) => {
+                    add(out, name);
+                    let inner = join(name);
+                    out.entry(inner.clone()).or_default();
+                    inner
+                }
+                // an unnamed namespace's names are found in the enclosing one
+                None => path.to_string(),
+            };
+            if inline {
+                open(out);
+            }
+            for list in node.children().filter_map(|c| c.into_node()).filter(|c| is(c, SyntaxKind::DECL_LIST)) {
+                for c in list.children().filter_map(|c| c.into_node()) {
+                    collect_scopes(c, &inner, out);
+                }
+            }
+        }
+        SyntaxKind::ENUM => {
+            let Some(name) = child_name(node) else {
+                open(out);
+                return;
+            };
+            add(out, name);
+            let scoped = node.children().any(|c| {
+                c.as_token().is_some_and(|t| {
+                    matches!(SyntaxKind::from(t.kind().0), SyntaxKind::CLASS_KW | SyntaxKind::STRUCT_KW)
+                })
+            });
+            let mut enumerators = Vec::new();
+            for list in node.children().filter_map(|c| c.into_node()).filter(|c| is(c, SyntaxKind::ENUMERATOR_LIST)) {
+                for e in list.children().filter_map(|c| c.into_node()).filter(|c| is(c, SyntaxKind::ENUMERATOR)) {
+                    if let Some(n) = child_name(e) {
+                        enumerators.push(n.to_string());
+                    }
+                }
+            }
+            if !scoped {
+                for e in &enumerators {
+                    add(out, e);
+                }
+            }
+            out.entry(join(name)).or_default().members.extend(enumerators);
+        }
+        SyntaxKind::STRUCT
+        | SyntaxKind::TYPEDEF_DECL
+        | SyntaxKind::ALIAS_DECL
+        | SyntaxKind::VAR_DECL
+        | SyntaxKind::FUNCTION => {
+            let syntax = SyntaxNode::new_root(node.to_owned());
+            let mut names: Vec<String> = Vec::new();
+            match kind {
+                SyntaxKind::STRUCT => names.extend(child_name(node).map(str::to_string)),
+                SyntaxKind::ALIAS_DECL => {
+                    names.extend(ast::AliasDecl::cast(syntax).and_then(|a| a.name()).map(|n| n.text()))
+                }
+                SyntaxKind::TYPEDEF_DECL => {
+                    if let Some(t) = ast::TypedefDecl::cast(syntax) {
+                        names.extend(t.declarators().filter_map(|d| d.name()).map(|n| n.text()));
+                    }
+                }
+                SyntaxKind::VAR_DECL => {
+                    if let Some(v) = ast::VarDecl::cast(syntax) {
+                        names.extend(v.declarators().filter_map(|d| d.name()).map(|n| n.text()));
+                        // `struct S { ... } s;`, `enum E { ... } e;`
+                        let specs = node
+                            .children()
+                            .filter_map(|c| c.into_node())
+                            .filter(|c| is(c, SyntaxKind::DECL_SPECIFIERS));
+                        for c in specs.flat_map(|s| s.children().filter_map(|c| c.into_node())) {
+                            if matches!(SyntaxKind::from(c.kind().0), SyntaxKind::STRUCT | SyntaxKind::ENUM) {
+                                collect_scopes(c, path, out);
+                            }
+                        }
+                    }
+                }
+                _ => names.extend(ast::Function::cast(syntax).and_then(|f| f.name()).map(|n| n.text())),
+            }
+            for n in names {
+                // `a::f` defines a member declared elsewhere; `operator+` is found by other means
+                if n.contains("::") || n.contains(' ') || n.is_empty() {
+                    continue;
+                }
+                add(out, &n);
+            }
+        }
+        SyntaxKind::TEMPLATE_DECL => {
+            for c in node.children().filter_map(|c| c.into_node()) {
+                collect_scopes(c, path, out);
+            }
+        }
+        SyntaxKind::USING_DIRECTIVE | SyntaxKind::USING_DECL | SyntaxKind::NAMESPACE_ALIAS => {
+            // an alias names a namespace only through the one it stands for
+            if kind == SyntaxKind::NAMESPACE_ALIAS
+                && let Some(name) = child_name(node)
+            {
+                add(out, name);
+            }
+            open(out);
+        }
+        // parameters of a template, declarations that declare nothing by name
+        SyntaxKind::TEMPLATE_PARAM_LIST
+        | SyntaxKind::STATIC_ASSERT
+        | SyntaxKind::EXPLICIT_INSTANTIATION
+        | SyntaxKind::EMPTY_DECL => {}
+        _ => open(out),
+    }
 }
 
 /// A type as a declaration writes it: the type specifier, the qualifiers next to it and
@@ -182,6 +331,15 @@ impl ItemTree {
         self.params = params.into_iter().filter_map(|(n, p)| Some((n, p?))).collect();
     }
 
+    /// Takes the namespaces and enums of `part`, merging those declared in both.
+    fn add_scopes(&mut self, part: &ItemTree) {
+        for (path, scope) in &part.scopes {
+            let s = self.scopes.entry(path.clone()).or_default();
+            s.members.extend(scope.members.iter().cloned());
+            s.open |= scope.open;
+        }
+    }
+
     /// Takes the struct fields of `part`; a name defined in both becomes unsure.
     fn add_structs(&mut self, part: &ItemTree) {
         self.unsure_structs.extend(part.unsure_structs.iter().cloned());
@@ -228,6 +386,7 @@ impl ItemTree {
                 t.int_constants.insert(k.clone(), *v);
             }
             t.add_structs(&part);
+            t.add_scopes(&part);
             seen.insert(key, (child.to_owned(), part));
         }
         // keep only the current nodes (the map holds them, so their addresses stay theirs)
@@ -240,6 +399,7 @@ impl ItemTree {
     /// What one node (and everything under it) contributes.
     fn part(green: &GreenNodeData) -> ItemTree {
         let mut t = ItemTree::default();
+        collect_scopes(green, "", &mut t.scopes);
         for (_, f, context) in crate::db::green_functions_in_context(green) {
             let func = ast::Function::cast(SyntaxNode::new_root(f.to_owned()));
             let name = func.as_ref().and_then(|f| f.name()).map(|n| n.text()).unwrap_or_default();
