@@ -954,9 +954,7 @@ impl Checker<'_> {
             if m.is_arrow() {
                 let wrong = match &ty {
                     // a class may define `operator->`
-                    Ty::Struct(s) => {
-                        !self.tree.fields.get(s).is_some_and(|f| f.keys().any(|k| k.starts_with("operator")))
-                    }
+                    Ty::Struct(s) => !self.has_operators(s),
                     Ty::Scalar(_) | Ty::Vector(..) | Ty::Matrix(..) => true,
                     _ => false,
                 };

@@ -223,6 +223,19 @@ pub enum TypeOp {
     Array(Option<u64>),
 }
 
+impl TypeOp {
+    /// The operator a `*`, `&` or `&&` writes (`None` for pointers to members and the like).
+    fn of(op: &ast::PtrOperator) -> Option<TypeOp> {
+        Some(match op.kind_token()?.kind() {
+            SyntaxKind::STAR => {
+                TypeOp::Pointer { space: op.address_space().map(|t| t.text().to_string()), is_const: op.is_const() }
+            }
+            SyntaxKind::AMP | SyntaxKind::AMP2 => TypeOp::Reference,
+            _ => return None,
+        })
+    }
+}
+
 impl TypeRef {
     /// What a declaration's specifiers and declarator write; unknown (an empty base) for
     /// declarators the checker does not read.
@@ -241,13 +254,8 @@ impl TypeRef {
             return TypeRef::default();
         }
         for op in decl.ptr_operators() {
-            out.ops.push(match op.kind_token().map(|t| t.kind()) {
-                Some(SyntaxKind::STAR) => {
-                    TypeOp::Pointer { space: op.address_space().map(|t| t.text().to_string()), is_const: op.is_const() }
-                }
-                Some(SyntaxKind::AMP | SyntaxKind::AMP2) => TypeOp::Reference,
-                _ => return TypeRef::default(),
-            });
+            let Some(op) = TypeOp::of(&op) else { return TypeRef::default() };
+            out.ops.push(op);
         }
         let bounds: Vec<TypeOp> =
             decl.array_suffixes().map(|a| TypeOp::Array(a.size().and_then(|e| crate::checks::const_int(&e)))).collect();
@@ -620,13 +628,8 @@ fn return_type(f: &ast::Function) -> TypeRef {
     let Some(decl) = f.declarator() else { return TypeRef::default() };
     let mut t = TypeRef::from_syntax(f.decl_specifiers().as_ref(), None);
     for op in decl.ptr_operators() {
-        t.ops.push(match op.kind_token().map(|t| t.kind()) {
-            Some(SyntaxKind::STAR) => {
-                TypeOp::Pointer { space: op.address_space().map(|t| t.text().to_string()), is_const: op.is_const() }
-            }
-            Some(SyntaxKind::AMP | SyntaxKind::AMP2) => TypeOp::Reference,
-            _ => return TypeRef::default(),
-        });
+        let Some(op) = TypeOp::of(&op) else { return TypeRef::default() };
+        t.ops.push(op);
     }
     t
 }

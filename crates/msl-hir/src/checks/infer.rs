@@ -298,7 +298,7 @@ impl Checker<'_> {
     }
 
     /// A struct of the unit that declares an operator (a conversion, an assignment).
-    fn has_operators(&self, s: &str) -> bool {
+    pub(super) fn has_operators(&self, s: &str) -> bool {
         self.tree.fields.get(s).is_none_or(|f| f.keys().any(|k| k.starts_with("operator")))
     }
 
