@@ -110,8 +110,6 @@ struct Checker<'a> {
     /// Every header of the unit was found and is modelled: what is not declared is
     /// really undeclared.
     unit_complete: bool,
-    /// Parameters of texture type: name to (texture type, access), when both are known.
-    textures: FxHashMap<String, (String, &'static str)>,
     out: Vec<HirDiagnostic>,
 }
 
@@ -147,7 +145,6 @@ impl<'a> Checker<'a> {
             lib: Stdlib::get(),
             context,
             unit_complete: !complete_check || !crate::db::unit_incomplete(db, unit),
-            textures: FxHashMap::default(),
         };
         Some((cx, SyntaxNode::new_root(green.clone())))
     }
@@ -228,13 +225,10 @@ impl Checker<'_> {
         self.member_operators(&typed, &members);
         self.initializer_counts(&typed, &vars);
         self.library_arguments(&calls, &typed, &local);
-        if let Some(f) = ast::Function::cast(root.clone()) {
-            self.textures = self.texture_accesses(&f, &local);
-        }
         for call in calls {
             self.call_availability(&call, &local);
             self.call_arity(&call, &local);
-            self.texture_call(&call);
+            self.texture_call(&call, &typed);
         }
         for ty in types {
             self.type_availability(&ty, &local);
@@ -320,14 +314,7 @@ impl Checker<'_> {
             }
             let name = seg.text();
             if !s.members.contains(name) {
-                let limit = 2.max(name.len() / 4);
-                let closest = s
-                    .members
-                    .iter()
-                    .map(|m| (edit_distance(name, m), m))
-                    .filter(|(d, _)| *d <= limit)
-                    .min()
-                    .map(|(_, m)| m.clone());
+                let closest = closest(name, s.members.iter().map(String::as_str)).map(str::to_string);
                 let hint = closest.as_ref().map(|n| format!("did you mean `{n}`?"));
                 self.report_range(seg.text_range(), "E1401", format!("`{name}` is not declared in `{scope}`"), hint);
                 if let Some(n) = closest {
@@ -358,7 +345,6 @@ impl Checker<'_> {
 
     /// The known name closest to `name`, if close enough to be a likely typo.
     fn closest_name(&self, name: &str, local: &NameCounts) -> Option<String> {
-        let limit = 2.max(name.len() / 4);
         let lib_names = self.lib.names().filter(|n| {
             self.lib
                 .lookup(n)
@@ -370,13 +356,7 @@ impl Checker<'_> {
         for n in lib_names {
             candidates.push(n);
         }
-        candidates
-            .into_iter()
-            .filter(|c| c.len().abs_diff(name.len()) <= limit)
-            .map(|c| (edit_distance(name, c), c))
-            .filter(|(d, _)| *d <= limit)
-            .min()
-            .map(|(_, c)| c.to_string())
+        closest(name, candidates).map(str::to_string)
     }
 
     // ---- vectors -------------------------------------------------------------------------
@@ -435,9 +415,7 @@ impl Checker<'_> {
             for d in v.declarators() {
                 let Some(e) = copy_initializer(&d) else { continue };
                 // typed once already, unless the name is declared more than once
-                let declared = d.name().and_then(|n| locals.declared(&n.text()).map(|l| l.ty.clone()));
-                let target = declared
-                    .unwrap_or_else(|| self.resolve(&TypeRef::from_syntax(Some(&spec), d.declarator().as_ref())));
+                let target = self.declarator_ty(&spec, &d, locals);
                 // references bind rather than convert; arrays take braces
                 if matches!(target, Ty::Unknown | Ty::Reference(_) | Ty::Array(..)) {
                     continue;
@@ -903,9 +881,7 @@ impl Checker<'_> {
                 if expanded || elements.iter().any(|e| matches!(e, ast::Expr::Designated(_))) {
                     continue;
                 }
-                let declared = d.name().and_then(|n| locals.declared(&n.text()).map(|l| l.ty.clone()));
-                let target = declared
-                    .unwrap_or_else(|| self.resolve(&TypeRef::from_syntax(Some(&spec), d.declarator().as_ref())));
+                let target = self.declarator_ty(&spec, &d, locals);
                 let flat = |t: &Ty| matches!(t, Ty::Scalar(_) | Ty::Pointer(_) | Ty::Enum(_));
                 let (what, capacity) = match &target {
                     Ty::Array(elem, Some(n)) if flat(elem) => ("elements", *n as usize),
@@ -1140,69 +1116,10 @@ impl Checker<'_> {
 
     // ---- textures ----------------------------------------------------------------------
 
-    /// The function's parameters of texture type whose access is known: written as a
-    /// template argument, or the default (`access::sample`) of the texture types that have
-    /// one. A name declared more than once in the function (shadowed) is left out.
-    /// Parameters of a library texture type (not pointers or arrays, declared once): name,
-    /// texture type and its template arguments as written.
-    fn texture_params(&self, f: &ast::Function, counts: &NameCounts) -> Vec<(String, String, Vec<String>)> {
-        let mut out = Vec::new();
-        let Some(params) = f.param_list() else { return out };
-        for p in params.params() {
-            let Some(name) = p.name().map(|n| n.text()) else { continue };
-            if counts.get(&name).copied().unwrap_or(0) != 1 {
-                continue;
-            }
-            if p.declarator().is_some_and(|d| {
-                d.array_suffixes().next().is_some()
-                    || d.ptr_operators()
-                        .any(|o| o.syntax().children_with_tokens().any(|e| e.kind() == SyntaxKind::STAR))
-            }) {
-                continue;
-            }
-            let Some(ast::TypeSpec::Path(path)) = p.decl_specifiers().and_then(|d| d.type_spec()) else { continue };
-            let Some(base) = path.segments().last().map(|t| t.text().to_string()) else { continue };
-            if !(base.starts_with("texture") || base.starts_with("depth"))
-                || self.lib.type_named(&base).is_none()
-                || self.tree.types.contains(&base)
-                || self.tree.typedefs.contains_key(&base)
-            {
-                continue;
-            }
-            let args: Vec<String> = path
-                .template_args()
-                .map(|a| a.args().map(|x| crate::items::compact(x.syntax())).collect())
-                .unwrap_or_default();
-            out.push((name, base, args));
-        }
-        out
-    }
-
-    /// Texture parameters whose access is known: name to (texture type, access).
-    fn texture_accesses(&self, f: &ast::Function, counts: &NameCounts) -> FxHashMap<String, (String, &'static str)> {
-        let mut out = FxHashMap::default();
-        for (name, base, args) in self.texture_params(f, counts) {
-            let access = match args.get(1) {
-                Some(a) => match strip_metal(a).trim_start_matches("access::") {
-                    "sample" => "sample",
-                    "read" => "read",
-                    "write" => "write",
-                    "read_write" => "read_write",
-                    // a template parameter or a macro: unknown
-                    _ => continue,
-                },
-                // multisampled textures and texture buffers default to other accesses
-                None if base.ends_with("_ms") || base.ends_with("_ms_array") || base == "texture_buffer" => continue,
-                None => "sample",
-            };
-            out.insert(name, (base, access));
-        }
-        out
-    }
-
     /// E1501 (a texture member its access does not allow) and E1502 (sampling without a
-    /// sampler) on `t.member(...)` where `t` is a texture parameter.
-    fn texture_call(&mut self, node: &SyntaxNode) {
+    /// sampler) on `t.member(...)` where `t` is a texture parameter (declared once, by value
+    /// or reference) whose access is known: written, or the type's default.
+    fn texture_call(&mut self, node: &SyntaxNode, locals: &TypedLocals) {
         let Some(call) = ast::CallExpr::cast(node.clone()) else { return };
         let Some(ast::Expr::Member(member)) = call.callee() else { return };
         if member.is_arrow() {
@@ -1213,7 +1130,11 @@ impl Checker<'_> {
             return;
         }
         let Some(var) = base.name() else { return };
-        let Some((ty, access)) = self.textures.get(var.text()).cloned() else { return };
+        let Some(param) = locals.get(var.text(), base.syntax().text_range()).filter(|l| l.is_parameter()) else {
+            return;
+        };
+        let Ty::Texture(texture) = param.ty.clone().value() else { return };
+        let (ty, Some(access)) = (texture.kind, texture.access) else { return };
         let Some(name_tok) = member.member() else { return };
         let method = name_tok.text();
         let methods: Vec<&msl_stdlib::Method> = self.lib.method(&ty, method).collect();
@@ -1556,12 +1477,7 @@ impl Checker<'_> {
     }
 
     fn closest_attribute(&self, name: &str) -> Option<&'static str> {
-        msl_stdlib::ATTRIBUTES
-            .iter()
-            .map(|a| (edit_distance(name, a.name), a.name))
-            .filter(|(d, _)| *d <= 2.max(name.len() / 4))
-            .min()
-            .map(|(_, n)| n)
+        closest(name, msl_stdlib::ATTRIBUTES.iter().map(|a| a.name))
     }
 
     // ---- C++ features Metal does not have ---------------------------------------------
@@ -2071,6 +1987,19 @@ fn is_standard_cpp_attribute(name: &str) -> bool {
             | "always_inline"
             | "noinline"
     )
+}
+
+/// The candidate closest to `name`, when close enough to be a likely typo of it (the
+/// smallest edit distance, then the first in order).
+fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let limit = 2.max(name.len() / 4);
+    candidates
+        .into_iter()
+        .filter(|c| c.len().abs_diff(name.len()) <= limit)
+        .map(|c| (edit_distance(name, c), c))
+        .filter(|(d, _)| *d <= limit)
+        .min()
+        .map(|(_, c)| c)
 }
 
 fn edit_distance(a: &str, b: &str) -> usize {

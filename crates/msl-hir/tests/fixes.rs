@@ -32,6 +32,15 @@ fn fixed(text: &str, code: &str, marker: &str) -> String {
     out
 }
 
+/// Asserts that `text` checks without diagnostics.
+fn assert_clean(text: &str) {
+    let mut a = Analysis::new(msl_hir::RootDatabase::default());
+    let f = a.set_file(Path::new("/p/fix.metal"), text.into());
+    let unit = a.unit(f, PpConfig::default());
+    let left: Vec<_> = a.diagnostics(unit, false).into_iter().map(|d| d.diagnostic.message).collect();
+    assert!(left.is_empty(), "{left:#?}\n{text}");
+}
+
 const KERNEL: &str = "\
 #include <metal_stdlib>
 using namespace metal;
@@ -62,11 +71,7 @@ fn fixed_text_checks_clean() {
     for marker in ["// A", "// B", "// C", "// D", "// E"] {
         text = fixed(&text, "E1702", marker);
     }
-    let mut a = Analysis::new(msl_hir::RootDatabase::default());
-    let f = a.set_file(Path::new("/p/fix.metal"), text.clone().into());
-    let unit = a.unit(f, PpConfig::default());
-    let left: Vec<_> = a.diagnostics(unit, false).into_iter().map(|d| d.diagnostic.message).collect();
-    assert!(left.is_empty(), "{left:#?}\n{text}");
+    assert_clean(&text);
 }
 
 #[test]
@@ -80,10 +85,7 @@ kernel void k(device float *out [[buffer(0)]], uint i [[thread_position_in_grid]
 ";
     let fixed = fixed(text, "E1704", "// A");
     assert!(fixed.contains("    float scale = 2.0f;\n"), "{fixed}");
-    let mut a = Analysis::new(msl_hir::RootDatabase::default());
-    let f = a.set_file(Path::new("/p/fix.metal"), fixed.clone().into());
-    let unit = a.unit(f, PpConfig::default());
-    assert!(a.diagnostics(unit, false).is_empty(), "{fixed}");
+    assert_clean(&fixed);
 }
 
 #[test]
@@ -96,10 +98,7 @@ kernel void k(device float *buf [[buffer(0)]], uint i [[thread_position_in_grid]
 ";
     let fixed = fixed(text, "E1706", "// A");
     assert!(fixed.contains("    device float *p = buf + i; // A"), "{fixed}");
-    let mut a = Analysis::new(msl_hir::RootDatabase::default());
-    let f = a.set_file(Path::new("/p/fix.metal"), fixed.clone().into());
-    let unit = a.unit(f, PpConfig::default());
-    assert!(a.diagnostics(unit, false).is_empty(), "{fixed}");
+    assert_clean(&fixed);
 }
 
 #[test]
@@ -116,8 +115,5 @@ kernel void k(device P *ps [[buffer(0)]], uint i [[thread_position_in_grid]]) {
     assert!(once.contains("    ps->mass = 1.0f; // A"), "{once}");
     let twice = fixed(&once, "E1707", "// B");
     assert!(twice.contains("    copy.mass = 2.0f; // B"), "{twice}");
-    let mut a = Analysis::new(msl_hir::RootDatabase::default());
-    let f = a.set_file(Path::new("/p/fix.metal"), twice.clone().into());
-    let unit = a.unit(f, PpConfig::default());
-    assert!(a.diagnostics(unit, false).is_empty(), "{twice}");
+    assert_clean(&twice);
 }

@@ -23,6 +23,13 @@ pub(super) struct Local {
     visibility: Option<Visibility>,
 }
 
+impl Local {
+    /// A parameter of the function (locals have a scope).
+    pub(super) fn is_parameter(&self) -> bool {
+        self.visibility.is_none()
+    }
+}
+
 /// The function's parameters and locals with their types.
 #[derive(Debug, Default)]
 pub(super) struct TypedLocals {
@@ -174,6 +181,18 @@ impl Checker<'_> {
         }
         out.complete = true;
         out
+    }
+
+    /// The type of a local declarator: as typed with the locals (so `auto` has its
+    /// initializer's), or resolved here for a name declared more than once.
+    pub(super) fn declarator_ty(
+        &self,
+        spec: &ast::DeclSpecifiers,
+        d: &ast::InitDeclarator,
+        locals: &TypedLocals,
+    ) -> Ty {
+        let declared = d.name().and_then(|n| locals.declared(&n.text()).map(|l| l.ty.clone()));
+        declared.unwrap_or_else(|| self.resolve(&TypeRef::from_syntax(Some(spec), d.declarator().as_ref())))
     }
 
     /// The type a declaration writes.
