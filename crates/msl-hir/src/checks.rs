@@ -18,7 +18,7 @@ use crate::items::{ItemTree, TypeRef};
 mod infer;
 mod ty;
 
-use infer::{TypedLocals, Visibility, visibility_of};
+use infer::{Fit, Selection, TypedLocals, Visibility, visibility_of};
 use ty::{Space, Ty, matrix_product};
 
 /// A problem found by the checker; the range is relative to the function's start.
@@ -531,17 +531,41 @@ impl Checker<'_> {
             }
             let Some(name) = p.name() else { continue };
             let name = name.text();
-            if local.contains_key(name) || self.tree.value_names.contains(name) || !self.lib.lookup(name).is_empty() {
+            if local.contains_key(name)
+                || self.tree.value_names.contains(name)
+                || self.tree.types.contains(name)
+                || self.tree.typedefs.contains_key(name)
+                || !self.lib.lookup(name).is_empty()
+            {
                 continue;
             }
-            let Some(params) = self.tree.params.get(name) else { continue };
+            let Some(Some(overloads)) = self.tree.overloads.get(name) else { continue };
             let args: Vec<ast::Expr> = call.args().collect();
+            let params = match overloads.as_slice() {
+                [one] => &one.params,
+                many => {
+                    self.overload_mismatch(&p, many, &args, locals);
+                    continue;
+                }
+            };
             if args.len() > params.len() {
                 continue;
             }
             for (k, (param, arg)) in params.iter().zip(&args).enumerate() {
                 let target = self.resolve(param);
                 if let Ty::Pointer(t) = &target {
+                    if self.fit(&target, arg, locals) == Fit::No
+                        && let Some(ref source @ Ty::Pointer(ref s)) = self.expr_ty(arg, locals)
+                        && s.space == t.space
+                    {
+                        self.report(
+                            arg.syntax(),
+                            "E1702",
+                            format!("cannot pass a `{source}` as argument {} of `{name}`, a `{target}`", k + 1),
+                            Some("a pointer only converts to a pointer to the same type: cast it if the memory really holds that type".into()),
+                        );
+                        continue;
+                    }
                     let (Some(space), Some(source)) = (t.space, self.pointer_space(arg, locals)) else { continue };
                     let (space, source) = (space.keyword(), source.keyword());
                     if source != space {
@@ -575,6 +599,34 @@ impl Checker<'_> {
                 self.with_fixes(conversion_fixes(&target, &source, arg));
             }
         }
+    }
+
+    /// E1710: a call to a name with several overloads in the unit, none of which takes the
+    /// arguments (though some take that many: other counts are E1403's).
+    fn overload_mismatch(
+        &mut self,
+        callee: &ast::PathExpr,
+        overloads: &[crate::Overload],
+        args: &[ast::Expr],
+        locals: &TypedLocals,
+    ) {
+        if !matches!(self.select_overload(overloads, args, locals), Selection::NoneFits) {
+            return;
+        }
+        let Some(name) = callee.name() else { return };
+        let types: Vec<String> =
+            args.iter().map(|a| self.expr_ty(a, locals).map_or_else(|| "_".to_string(), |t| t.to_string())).collect();
+        let candidates: Vec<String> = overloads
+            .iter()
+            .filter(|o| (o.required..=o.params.len()).contains(&args.len()))
+            .map(|o| format!("`{}`", o.signature))
+            .collect();
+        self.report_range(
+            name.text_range(),
+            "E1710",
+            format!("no overload of `{}` takes ({})", name.text(), types.join(", ")),
+            Some(format!("the candidates are {}", candidates.join(", "))),
+        );
     }
 
     /// E1701: component selections (`v.xyz`) on variables of builtin vector type: only

@@ -391,6 +391,21 @@ pub static CODES: &[CodeInfo] = &[
         good: "float weights[4] = {0.25f, 0.5f, 0.25f, 0.0f};",
     },
     CodeInfo {
+        code: "E1710",
+        name: "no-matching-overload",
+        severity: Severity::Error,
+        summary: "A call to an overloaded function of the program that none of its overloads accepts",
+        explanation: "When a program declares several functions of one name, a call picks the one whose \
+                      parameters the arguments convert to. If some overloads take that many arguments but \
+                      each has a parameter the matching argument cannot become (a `float4` where a \
+                      `float3` is expected, a pointer into the wrong address space), the call does not \
+                      compile. The message shows the argument types (`_` where a type is not known) and \
+                      the hint lists the overloads that were tried. Templates and class members are left \
+                      to the compiler.",
+        bad: "float3 tint(float3 c);\nhalf3 tint(half3 c);\nfloat3 t = tint(color);  // color is a float4",
+        good: "float3 t = tint(color.rgb);",
+    },
+    CodeInfo {
         code: "E1708",
         name: "library-argument-types",
         severity: Severity::Error,

@@ -39,14 +39,26 @@ pub struct ItemTree {
     /// For each function name: the return type all functions of that name share (unknown
     /// when they differ).
     pub returns: FxHashMap<String, TypeRef>,
-    /// For each function name whose functions all take the same parameter types (one
-    /// function and its declarations): those types (see [`FunctionItem::params`]).
-    pub params: FxHashMap<String, Vec<TypeRef>>,
+    /// For each function name: its distinct signatures, or `None` when some function of
+    /// that name has parameters the checker does not read (a template, a class member, a
+    /// variadic or `(void)` list; see [`FunctionItem::params`]).
+    pub overloads: FxHashMap<String, Option<Vec<Overload>>>,
     /// Names of enums (scoped or not).
     pub enums: FxHashSet<String>,
     /// Named namespaces and enums by qualified path (`a`, `a::b`, `a::Mode`): the names
     /// declared directly in them.
     pub scopes: FxHashMap<String, Scope>,
+}
+
+/// One signature among the functions of a name: a function and its declarations share it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Overload {
+    pub params: Vec<TypeRef>,
+    /// How many arguments it needs (the rest have defaults).
+    pub required: usize,
+    pub returns: TypeRef,
+    /// The first declaration's text without a body (for messages).
+    pub signature: String,
 }
 
 /// The names a namespace or enum declares directly.
@@ -315,10 +327,10 @@ impl ItemTree {
         t
     }
 
-    /// Fills [`ItemTree::returns`] and [`ItemTree::params`] from the functions.
+    /// Fills [`ItemTree::returns`] and [`ItemTree::overloads`] from the functions.
     fn index_returns(&mut self) {
         let mut returns: FxHashMap<String, TypeRef> = FxHashMap::default();
-        let mut params: FxHashMap<String, Option<Vec<TypeRef>>> = FxHashMap::default();
+        let mut overloads: FxHashMap<String, Option<Vec<Overload>>> = FxHashMap::default();
         for f in &self.functions {
             match returns.get_mut(&f.name) {
                 Some(r) if *r != f.returns => *r = TypeRef::default(),
@@ -327,16 +339,23 @@ impl ItemTree {
                     returns.insert(f.name.clone(), f.returns.clone());
                 }
             }
-            match params.get_mut(&f.name) {
-                Some(p) if *p != f.params => *p = None,
-                Some(_) => {}
-                None => {
-                    params.insert(f.name.clone(), f.params.clone());
-                }
+            let entry = overloads.entry(f.name.clone()).or_insert_with(|| Some(Vec::new()));
+            match (entry.as_mut(), &f.params) {
+                // a declaration may give the defaults its definition leaves out
+                (Some(list), Some(params)) => match list.iter_mut().find(|o| o.params == *params) {
+                    Some(o) => o.required = o.required.min(f.arity.0),
+                    None => list.push(Overload {
+                        params: params.clone(),
+                        required: f.arity.0,
+                        returns: f.returns.clone(),
+                        signature: f.signature.trim().to_string(),
+                    }),
+                },
+                _ => *entry = None,
             }
         }
         self.returns = returns;
-        self.params = params.into_iter().filter_map(|(n, p)| Some((n, p?))).collect();
+        self.overloads = overloads;
     }
 
     /// Takes the namespaces and enums of `part`, merging those declared in both.
@@ -669,6 +688,7 @@ fn signature(function: &GreenNodeData) -> String {
     let mut out = String::new();
     let mut stack: Vec<rowan::NodeOrToken<&GreenNodeData, &rowan::GreenTokenData>> =
         vec![rowan::NodeOrToken::Node(function)];
+    let mut space = false;
     while let Some(e) = stack.pop() {
         match e {
             rowan::NodeOrToken::Node(n) => {
@@ -678,11 +698,13 @@ fn signature(function: &GreenNodeData) -> String {
                     stack[start..].reverse();
                 }
             }
+            // spaced as written, with any run of spaces, line breaks and comments as one space
+            rowan::NodeOrToken::Token(tok) if SyntaxKind::from(tok.kind().0).is_trivia() => space = !out.is_empty(),
             rowan::NodeOrToken::Token(tok) => {
-                if !SyntaxKind::from(tok.kind().0).is_trivia() {
-                    out.push_str(tok.text());
+                if std::mem::take(&mut space) {
                     out.push(' ');
                 }
+                out.push_str(tok.text());
             }
         }
     }

@@ -24,7 +24,7 @@ pub use db::{
     Db, DiskFiles, FileSet, FunctionId, FunctionSyntax, ParseCache, RootDatabase, SourceFile, Unit, function_green,
     function_offsets, functions, item_tree, parse_unit, unit_incomplete,
 };
-pub use items::{FunctionItem, ItemCache, ItemTree};
+pub use items::{FunctionItem, ItemCache, ItemTree, Overload};
 
 /// A diagnostic of a unit, in a file of the unit, with an optional fix hint.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -8,7 +8,29 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::ty::{Space, Target, Texture, Ty, matrix_product};
 use super::{Checker, NameCounts, canonical_keywords, check_swizzle, each_declaration, strip_metal, strip_parens};
-use crate::items::{TypeOp, TypeRef};
+use crate::items::{Overload, TypeOp, TypeRef};
+
+/// How an argument fits a parameter of a function of the unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Fit {
+    /// The argument has the parameter's type (or the type it refers to).
+    Exact,
+    /// It converts, or the checks cannot tell.
+    Other,
+    /// It surely does not convert.
+    No,
+}
+
+/// What overload resolution among a name's functions of the unit can tell about a call.
+#[derive(Debug)]
+pub(super) enum Selection<'t> {
+    /// The call can only mean this overload.
+    One(&'t Overload),
+    /// Several may fit (or the arguments are not known well enough).
+    Unsure,
+    /// Some overloads take that many arguments, but none takes these.
+    NoneFits,
+}
 
 /// A parameter or local variable declared once in the function.
 #[derive(Debug, Clone)]
@@ -326,14 +348,92 @@ impl Checker<'_> {
         self.resolve(self.tree.field_type(s, member)?).value().known()
     }
 
-    /// The builtin numeric type a call to a function of the unit returns: every function
-    /// of that name returns the same type, none is a template or a member, no variable
-    /// hides it and the library has no function of that name.
-    fn user_call_ty(&self, name: &str, locals: &TypedLocals) -> Option<Ty> {
+    /// The type a call to a function of the unit returns: the overload the call selects
+    /// when resolution is sure of it, or the type every function of the name returns. None
+    /// when a variable hides the name or the library has a function of that name.
+    fn user_call_ty(&self, name: &str, call: &ast::CallExpr, locals: &TypedLocals) -> Option<Ty> {
         if locals.has_value(name) || self.tree.value_names.contains(name) || !self.lib.lookup(name).is_empty() {
             return None;
         }
+        if let Some(Some(overloads)) = self.tree.overloads.get(name)
+            && overloads.len() > 1
+        {
+            let args: Vec<ast::Expr> = call.args().collect();
+            return match self.select_overload(overloads, &args, locals) {
+                Selection::One(o) => self.resolve(&o.returns).value().known(),
+                _ => None,
+            };
+        }
         self.resolve(self.tree.returns.get(name)?).value().known()
+    }
+
+    /// How the argument `arg` fits a parameter of type `param`: pointers must point into
+    /// the parameter's address space; numbers and structs must convert (see
+    /// [`Checker::converts`]); anything else is not judged.
+    pub(super) fn fit(&self, param: &Ty, arg: &ast::Expr, locals: &TypedLocals) -> Fit {
+        // a reference parameter binds to a value of the type it refers to
+        let param = param.clone().value();
+        if matches!(arg, ast::Expr::Pack(_)) || param == Ty::Unknown {
+            return Fit::Other;
+        }
+        if let Ty::Pointer(t) = &param {
+            if let (Some(space), Some(source)) = (t.space, self.pointer_space(arg, locals))
+                && space != source
+            {
+                return Fit::No;
+            }
+            let Some(Ty::Pointer(source)) = self.expr_ty(arg, locals) else { return Fit::Other };
+            // pointers to different numbers or structs do not convert into each other
+            let judged = |t: &Ty| t.is_numeric() || matches!(t, Ty::Struct(_));
+            if judged(&t.ty) && judged(&source.ty) && t.ty != source.ty {
+                return Fit::No;
+            }
+            return if source.ty == t.ty && source.space == t.space { Fit::Exact } else { Fit::Other };
+        }
+        let Some(source) = self.expr_ty(arg, locals) else { return Fit::Other };
+        if (param.is_numeric() || matches!(param, Ty::Struct(_))) && !self.converts(&param, &source) {
+            return Fit::No;
+        }
+        if param == source { Fit::Exact } else { Fit::Other }
+    }
+
+    /// Overload resolution among functions of the unit, as far as it is sure: the
+    /// overloads that take this many arguments and may take each of them. One is selected
+    /// when it is the only one left, or the only one every argument matches exactly (no
+    /// other can then be better).
+    pub(super) fn select_overload<'t>(
+        &self,
+        overloads: &'t [Overload],
+        args: &[ast::Expr],
+        locals: &TypedLocals,
+    ) -> Selection<'t> {
+        if args.iter().any(|a| matches!(a, ast::Expr::Pack(_))) {
+            return Selection::Unsure;
+        }
+        let mut by_count = overloads.iter().filter(|o| (o.required..=o.params.len()).contains(&args.len())).peekable();
+        if by_count.peek().is_none() {
+            return Selection::Unsure;
+        }
+        let mut viable: Vec<(&Overload, bool)> = Vec::new();
+        'overloads: for o in by_count {
+            let mut exact = true;
+            for (p, a) in o.params.iter().zip(args) {
+                match self.fit(&self.resolve(p), a, locals) {
+                    Fit::No => continue 'overloads,
+                    Fit::Other => exact = false,
+                    Fit::Exact => {}
+                }
+            }
+            // defaulted parameters are conversions of nothing: not an exact match
+            viable.push((o, exact && args.len() == o.params.len()));
+        }
+        let mut exact = viable.iter().filter(|(_, e)| *e);
+        match (viable.as_slice(), exact.next(), exact.next()) {
+            ([], ..) => Selection::NoneFits,
+            ([(one, _)], ..) => Selection::One(one),
+            (_, Some((one, _)), None) => Selection::One(one),
+            _ => Selection::Unsure,
+        }
     }
 
     /// The builtin numeric type a call to a library function returns, from the types of
@@ -551,7 +651,7 @@ impl Checker<'_> {
                 }
                 let name = p.name()?;
                 if !p.is_qualified() && self.tree.returns.contains_key(name.text()) {
-                    return self.user_call_ty(name.text(), locals);
+                    return self.user_call_ty(name.text(), c, locals);
                 }
                 if locals.has_value(name.text()) {
                     return None;
