@@ -29,12 +29,15 @@ pub struct ItemTree {
     /// Names declared as something other than a function: variables, fields, template
     /// parameters, enumerators.
     pub value_names: FxHashSet<String>,
-    /// The fields of each struct or class defined once in the unit, outside templates and
-    /// without base classes: field name to its type as written; methods as `name()` with
-    /// the return type every overload shares (unknown when they differ).
+    /// The fields of each struct or class defined once in the unit, outside templates,
+    /// whose bases (if any) are plain names: its own field names to their types as
+    /// written; methods as `name()` with the return type every overload shares (unknown
+    /// when they differ). See [`ItemTree::field_type`] for lookup through bases.
     pub fields: FxHashMap<String, FxHashMap<String, TypeRef>>,
+    /// The base classes of the structs in `fields` that have any (plain names).
+    pub bases: FxHashMap<String, Vec<String>>,
     /// Struct names defined more than once (in different namespaces, say), or in a
-    /// template, or with bases: their fields are not known for sure.
+    /// template, or with bases other than plain names: their fields are not known for sure.
     pub unsure_structs: FxHashSet<String>,
     /// For each function name: the return type all functions of that name share (unknown
     /// when they differ).
@@ -375,17 +378,77 @@ impl ItemTree {
                 self.unsure_structs.insert(name.clone());
             } else {
                 self.fields.insert(name.clone(), fields.clone());
+                if let Some(b) = part.bases.get(name) {
+                    self.bases.insert(name.clone(), b.clone());
+                }
             }
         }
         let unsure = &self.unsure_structs;
         self.fields.retain(|name, _| !unsure.contains(name));
+        self.bases.retain(|name, _| !unsure.contains(name));
     }
 
-    /// The type of field `field` of struct `name`, as written, when the struct is known for
-    /// sure and the field's declaration is one the checker reads.
+    /// The type of field `field` of struct `name` (or of a base class it inherits it from),
+    /// as written, when the struct and its bases are known for sure, the name is not
+    /// ambiguous among the bases and the field's declaration is one the checker reads.
     pub fn field_type(&self, name: &str, field: &str) -> Option<&TypeRef> {
-        let t = self.fields.get(name)?.get(field)?;
-        t.is_known().then_some(t)
+        match self.find_member(name, field, 0) {
+            Found::Yes(t) if t.is_known() => Some(t),
+            _ => None,
+        }
+    }
+
+    /// Member lookup in a struct and then its bases (a member hides those of its bases).
+    fn find_member(&self, name: &str, member: &str, depth: u32) -> Found<'_> {
+        let name = self.resolve_alias(name);
+        let Some(fields) = self.fields.get(name) else { return Found::Unsure };
+        if let Some(t) = fields.get(member) {
+            return Found::Yes(t);
+        }
+        let Some(bases) = self.bases.get(name) else { return Found::No };
+        if depth > 16 {
+            return Found::Unsure;
+        }
+        let mut found = Found::No;
+        for base in bases {
+            match (self.find_member(base, member, depth + 1), &found) {
+                (Found::No, _) => {}
+                (Found::Yes(t), Found::No) => found = Found::Yes(t),
+                // in two bases (or a base not known): ambiguous or not sure
+                _ => found = Found::Unsure,
+            }
+        }
+        found
+    }
+
+    /// Whether struct `name` inherits, directly or not, from struct `base`; `true` when a
+    /// base on the way is not known.
+    pub fn may_derive_from(&self, name: &str, base: &str) -> bool {
+        let mut stack = vec![(self.resolve_alias(name), 0u32)];
+        while let Some((n, depth)) = stack.pop() {
+            for b in self.bases.get(n).into_iter().flatten() {
+                let b = self.resolve_alias(b);
+                if b == base || depth > 16 || !self.fields.contains_key(b) {
+                    return true;
+                }
+                stack.push((b, depth + 1));
+            }
+        }
+        false
+    }
+
+    /// Whether struct `name` or one of its bases declares an operator (`true` when one of
+    /// them is not known).
+    pub fn declares_operators(&self, name: &str) -> bool {
+        let mut stack = vec![(self.resolve_alias(name), 0u32)];
+        while let Some((n, depth)) = stack.pop() {
+            let Some(fields) = self.fields.get(n) else { return true };
+            if depth > 16 || fields.keys().any(|k| k.starts_with("operator")) {
+                return true;
+            }
+            stack.extend(self.bases.get(n).into_iter().flatten().map(|b| (self.resolve_alias(b), depth + 1)));
+        }
+        false
     }
 
     /// The item tree of a unit from the parts of its top-level nodes, reusing the parts
@@ -470,14 +533,20 @@ impl ItemTree {
                         }
                         if SyntaxKind::from(node.kind().0) == SyntaxKind::STRUCT {
                             let fields = ast::Struct::cast(SyntaxNode::new_root(node.to_owned()))
-                                .filter(|s| !in_template && s.base_clause().is_none())
-                                .and_then(|s| struct_fields(&s));
+                                .filter(|_| !in_template)
+                                .and_then(|s| Some((struct_fields(&s)?, plain_bases(&s)?)));
                             match fields {
-                                Some(f) if !t.fields.contains_key(ident) && !t.unsure_structs.contains(ident) => {
+                                Some((f, bases))
+                                    if !t.fields.contains_key(ident) && !t.unsure_structs.contains(ident) =>
+                                {
                                     t.fields.insert(ident.to_string(), f);
+                                    if !bases.is_empty() {
+                                        t.bases.insert(ident.to_string(), bases);
+                                    }
                                 }
                                 _ => {
                                     t.fields.remove(ident);
+                                    t.bases.remove(ident);
                                     t.unsure_structs.insert(ident.to_string());
                                 }
                             }
@@ -577,6 +646,42 @@ impl ItemTree {
         }
         ""
     }
+}
+
+/// The result of looking a member up in a struct and its bases.
+enum Found<'a> {
+    Yes(&'a TypeRef),
+    No,
+    /// Ambiguous, or a struct on the way is not known.
+    Unsure,
+}
+
+/// The names of a struct's base classes (empty without a base clause); `None` when one
+/// is not a plain name (a template, a qualified name, `decltype`, a pack).
+fn plain_bases(s: &ast::Struct) -> Option<Vec<String>> {
+    let Some(clause) = s.base_clause() else { return Some(Vec::new()) };
+    clause
+        .bases()
+        .map(|b| {
+            // the access and `virtual` keywords aside, one identifier
+            let mut rest = b.syntax().children_with_tokens().filter(|e| {
+                !e.kind().is_trivia()
+                    && !matches!(
+                        e.kind(),
+                        SyntaxKind::PUBLIC_KW
+                            | SyntaxKind::PRIVATE_KW
+                            | SyntaxKind::PROTECTED_KW
+                            | SyntaxKind::VIRTUAL_KW
+                    )
+            });
+            match (rest.next(), rest.next()) {
+                (Some(rowan::NodeOrToken::Token(t)), None) if t.kind() == SyntaxKind::IDENT => {
+                    Some(t.text().to_string())
+                }
+                _ => None,
+            }
+        })
+        .collect()
 }
 
 /// The fields of a struct (`None` for a union, whose fields share storage, or a struct

@@ -324,23 +324,26 @@ impl Checker<'_> {
     /// does not become a number.
     pub(super) fn converts(&self, target: &Ty, source: &Ty) -> bool {
         match (target, source) {
-            (Ty::Struct(a), Ty::Struct(b)) => a == b || !self.is_aggregate(a) || self.has_operators(b),
+            (Ty::Struct(a), Ty::Struct(b)) => {
+                a == b || !self.is_aggregate(a) || self.has_operators(b) || self.tree.may_derive_from(b, a)
+            }
             (Ty::Struct(s), other) if other.is_numeric() || matches!(other, Ty::Pointer(_)) => !self.is_aggregate(s),
             (t, Ty::Struct(s)) if t.is_numeric() => self.has_operators(s),
             _ => target.converts_from(source),
         }
     }
 
-    /// A struct of the unit with neither constructors nor operators.
+    /// A struct of the unit with neither constructors nor operators (nor bases, which
+    /// may bring constructors along).
     pub(super) fn is_aggregate(&self, s: &str) -> bool {
-        let Some(fields) = self.tree.fields.get(s) else { return false };
+        let Some(fields) = self.tree.fields.get(s).filter(|_| !self.tree.bases.contains_key(s)) else { return false };
         let constructor = format!("{s}()");
         !fields.keys().any(|k| *k == constructor || k.starts_with("operator"))
     }
 
     /// A struct of the unit that declares an operator (a conversion, an assignment).
     pub(super) fn has_operators(&self, s: &str) -> bool {
-        self.tree.fields.get(s).is_none_or(|f| f.keys().any(|k| k.starts_with("operator")))
+        self.tree.declares_operators(s)
     }
 
     /// The type of a member (`name`) or method (`name()`) of a struct of the unit.
