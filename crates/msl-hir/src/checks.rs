@@ -107,6 +107,10 @@ struct Checker<'a> {
     platform: Platform,
     lib: &'static Stdlib,
     context: crate::db::FunctionContext,
+    /// The namespace the function is defined in (`""`: the global one).
+    namespace: &'a str,
+    /// The body has using-directives, using-declarations or namespace aliases of its own.
+    local_usings: bool,
     /// Every header of the unit was found and is modelled: what is not declared is
     /// really undeclared.
     unit_complete: bool,
@@ -136,7 +140,9 @@ impl<'a> Checker<'a> {
         let unit = *function.unit(db);
         let tree = item_tree(db, unit);
         let config = unit.config(db);
-        let context = tree.functions.get(*function.index(db) as usize).map(|f| f.context).unwrap_or_default();
+        let item = tree.functions.get(*function.index(db) as usize);
+        let context = item.map(|f| f.context).unwrap_or_default();
+        let namespace = item.map(|f| f.namespace.as_str()).unwrap_or_default();
         let cx = Checker {
             tree,
             version: config.version,
@@ -144,6 +150,8 @@ impl<'a> Checker<'a> {
             out: Vec::new(),
             lib: Stdlib::get(),
             context,
+            namespace,
+            local_usings: false,
             unit_complete: !complete_check || !crate::db::unit_incomplete(db, unit),
         };
         Some((cx, SyntaxNode::new_root(green.clone())))
@@ -210,6 +218,9 @@ impl Checker<'_> {
                     constructs.push(node);
                 }
                 SyntaxKind::BIN_EXPR | SyntaxKind::PREFIX_EXPR | SyntaxKind::POSTFIX_EXPR => writes.push(node),
+                SyntaxKind::USING_DIRECTIVE | SyntaxKind::USING_DECL | SyntaxKind::NAMESPACE_ALIAS => {
+                    self.local_usings = true
+                }
                 _ => self.forbidden_node(&node),
             }
         }
@@ -234,8 +245,9 @@ impl Checker<'_> {
             self.type_availability(&ty, &local);
         }
         if self.names_are_checkable(root) {
+            let mut visible = None;
             for u in uses {
-                self.check_name(&u, &local);
+                self.check_name(&u, &local, &mut visible);
             }
         }
     }
@@ -249,8 +261,9 @@ impl Checker<'_> {
         self.unit_complete && !self.context.member_with_bases && !qualified
     }
 
-    /// E1401: a name used in an expression that nothing declares.
-    fn check_name(&mut self, node: &SyntaxNode, local: &NameCounts) {
+    /// E1401: a name used in an expression that nothing declares, or that only namespaces
+    /// this function does not see declare. `visible` caches [`Checker::visible_namespaces`].
+    fn check_name(&mut self, node: &SyntaxNode, local: &NameCounts, visible: &mut Option<Option<FxHashSet<String>>>) {
         let Some(path) = ast::PathExpr::cast(node.clone()) else { return };
         if node.children_with_tokens().any(|e| matches!(e.kind(), SyntaxKind::OPERATOR_KW | SyntaxKind::TILDE)) {
             return;
@@ -268,6 +281,10 @@ impl Checker<'_> {
             return;
         }
         if self.is_known(name, local) {
+            if !callee {
+                let visible = visible.get_or_insert_with(|| self.visible_namespaces());
+                self.check_visibility(&tok, local, visible.as_ref());
+            }
             return;
         }
         let closest = self.closest_name(name, local);
@@ -276,6 +293,72 @@ impl Checker<'_> {
         if let Some(n) = closest {
             self.with_fixes([Fix::replace(format!("Change to `{n}`"), tok.text_range(), n)]);
         }
+    }
+
+    /// E1401 for a name declared only in namespaces that an unqualified use in this
+    /// function cannot see (argument-dependent lookup aside, so not for called names). Only
+    /// names declared nowhere but at namespace scope are judged, and only when every
+    /// using-directive on the way names a namespace of the unit.
+    fn check_visibility(
+        &mut self,
+        tok: &msl_syntax::SyntaxToken,
+        local: &NameCounts,
+        visible: Option<&FxHashSet<String>>,
+    ) {
+        let name = tok.text();
+        let Some(visible) = visible else { return };
+        if self.local_usings
+            || local.contains_key(name)
+            || self.tree.elsewhere.contains(name)
+            || !self.lib.lookup(name).is_empty()
+            || msl_syntax::is_library_type_name(name)
+            || name.starts_with("__")
+        {
+            return;
+        }
+        let Some(homes) = self.tree.homes.get(name) else { return };
+        if homes.iter().any(|h| visible.contains(h)) {
+            return;
+        }
+        let mut homes: Vec<&String> = homes.iter().collect();
+        homes.sort();
+        let Some(first) = homes.first() else { return };
+        let qualified = format!("{first}::{name}");
+        self.report_range(
+            tok.text_range(),
+            "E1401",
+            format!("`{name}` is not visible here: it is declared in namespace `{first}`"),
+            Some(format!("did you mean `{qualified}`? (or add `using namespace {first};`)")),
+        );
+        self.with_fixes([Fix::replace(format!("Change to `{qualified}`"), tok.text_range(), qualified)]);
+    }
+
+    /// The namespaces whose names an unqualified name in this function finds: its own, the
+    /// enclosing ones, and those their using-directives nominate (followed on). `None` when
+    /// a directive names a namespace that is not one of the unit's (other than `metal`).
+    fn visible_namespaces(&self) -> Option<FxHashSet<String>> {
+        let mut seen: FxHashSet<String> = FxHashSet::default();
+        let mut queue: Vec<String> = enclosing(self.namespace).map(str::to_string).collect();
+        while let Some(ns) = queue.pop() {
+            if !seen.insert(ns.clone()) {
+                continue;
+            }
+            for written in self.tree.usings.get(&ns).into_iter().flatten() {
+                let w = written.strip_prefix("::").unwrap_or(written);
+                if w == "metal" || w.starts_with("metal::") {
+                    continue;
+                }
+                let target = if written.starts_with("::") {
+                    self.tree.scopes.contains_key(w).then(|| w.to_string())
+                } else {
+                    enclosing(&ns)
+                        .map(|a| if a.is_empty() { w.to_string() } else { format!("{a}::{w}") })
+                        .find(|c| self.tree.scopes.contains_key(c))
+                };
+                queue.push(target?);
+            }
+        }
+        Some(seen)
     }
 
     /// E1401 for `a::b::x` where `a` is a namespace or enum of the unit (the only one of
@@ -1679,6 +1762,16 @@ impl Checker<'_> {
 }
 
 /// `buffer`, `texture`, `sampler` or `threadgroup` for binding attributes.
+/// A namespace and the namespaces enclosing it, innermost first, ending with `""`.
+fn enclosing(ns: &str) -> impl Iterator<Item = &str> {
+    let mut next = Some(ns);
+    std::iter::from_fn(move || {
+        let current = next?;
+        next = if current.is_empty() { None } else { Some(current.rsplit_once("::").map_or("", |(a, _)| a)) };
+        Some(current)
+    })
+}
+
 fn binding_class(name: &str) -> Option<&'static str> {
     Some(match name {
         "buffer" => "buffer",

@@ -51,6 +51,17 @@ pub struct ItemTree {
     /// Named namespaces and enums by qualified path (`a`, `a::b`, `a::Mode`): the names
     /// declared directly in them.
     pub scopes: FxHashMap<String, Scope>,
+    /// Unqualified lookup: names declared at namespace scope (variables, functions, types,
+    /// aliases, unscoped enumerators, namespaces, using-declarations) with the namespaces
+    /// declaring them (`""` for the global one; an unnamed or inline namespace's names
+    /// count in the enclosing one).
+    pub homes: FxHashMap<String, FxHashSet<String>>,
+    /// Names declared anywhere else too (members, parameters, template parameters, scoped
+    /// enumerators, declarations not read): where they are visible is not judged.
+    pub elsewhere: FxHashSet<String>,
+    /// The using-directives written in each namespace (`""` for the global one), with the
+    /// namespace named as written.
+    pub usings: FxHashMap<String, Vec<String>>,
 }
 
 /// One signature among the functions of a name: a function and its declarations share it.
@@ -100,11 +111,17 @@ fn collect_scopes(node: &GreenNodeData, path: &str, out: &mut FxHashMap<String, 
         SyntaxKind::NAMESPACE => {
             let inline =
                 node.children().any(|c| c.as_token().is_some_and(|t| t.kind() == SyntaxKind::INLINE_KW.into()));
-            let inner = match child_name(node) {
+            let inner = match namespace_name(node) {
                 Some(name) => {
-                    add(out, name);
-                    let inner = join(name);
-                    out.entry(inner.clone()).or_default();
+                    // `namespace a::b {` declares `a` here and `b` in `a`
+                    let mut inner = path.to_string();
+                    for segment in name.split("::") {
+                        if !inner.is_empty() {
+                            out.entry(inner.clone()).or_default().members.insert(segment.to_string());
+                        }
+                        inner = if inner.is_empty() { segment.to_string() } else { format!("{inner}::{segment}") };
+                        out.entry(inner.clone()).or_default();
+                    }
                     inner
                 }
                 // an unnamed namespace's names are found in the enclosing one
@@ -207,6 +224,234 @@ fn collect_scopes(node: &GreenNodeData, path: &str, out: &mut FxHashMap<String, 
         | SyntaxKind::EXPLICIT_INSTANTIATION
         | SyntaxKind::EMPTY_DECL => {}
         _ => open(out),
+    }
+}
+
+/// Fills [`ItemTree::homes`], [`ItemTree::elsewhere`] and [`ItemTree::usings`] from the
+/// declarations under `node`, which sits in namespace `path`.
+fn collect_names(node: &GreenNodeData, path: &str, t: &mut ItemTree) {
+    let kind = SyntaxKind::from(node.kind().0);
+    let nodes = || node.children().filter_map(|c| c.into_node());
+    let home = |t: &mut ItemTree, name: &str| {
+        t.homes.entry(name.to_string()).or_default().insert(path.to_string());
+    };
+    match kind {
+        SyntaxKind::SOURCE_FILE | SyntaxKind::DECL_LIST | SyntaxKind::LINKAGE_SPEC => {
+            for c in nodes() {
+                collect_names(c, path, t);
+            }
+        }
+        SyntaxKind::NAMESPACE => {
+            let inline =
+                node.children().any(|c| c.as_token().is_some_and(|t| t.kind() == SyntaxKind::INLINE_KW.into()));
+            let inner = match namespace_name(node) {
+                Some(n) => {
+                    let first = n.split("::").next().unwrap_or_default();
+                    home(t, first);
+                    // an inline namespace's names are found in the enclosing one as well
+                    if inline {
+                        t.usings.entry(path.to_string()).or_default().push(n.clone());
+                    }
+                    if path.is_empty() { n } else { format!("{path}::{n}") }
+                }
+                None => path.to_string(),
+            };
+            for c in nodes().filter(|c| is(c, SyntaxKind::DECL_LIST)) {
+                collect_names(c, &inner, t);
+            }
+        }
+        SyntaxKind::TEMPLATE_DECL => {
+            for c in nodes() {
+                if is(c, SyntaxKind::TEMPLATE_PARAM_LIST) {
+                    all_names(c, &mut t.elsewhere);
+                } else {
+                    collect_names(c, path, t);
+                }
+            }
+        }
+        SyntaxKind::FUNCTION | SyntaxKind::VAR_DECL | SyntaxKind::TYPEDEF_DECL => {
+            for c in nodes() {
+                match SyntaxKind::from(c.kind().0) {
+                    SyntaxKind::DECL_SPECIFIERS => collect_names(c, path, t),
+                    SyntaxKind::INIT_DECLARATOR | SyntaxKind::DECLARATOR => {
+                        // the declared name, when plain (not `S::f`, not `operator+`);
+                        // the names inside (a function's parameters) are elsewhere
+                        let declarator = if is(c, SyntaxKind::DECLARATOR) {
+                            Some(c)
+                        } else {
+                            c.children().filter_map(|d| d.into_node()).find(|d| is(d, SyntaxKind::DECLARATOR))
+                        };
+                        let name = declarator
+                            .and_then(|d| d.children().filter_map(|n| n.into_node()).find(|n| is(n, SyntaxKind::NAME)));
+                        if let Some(name) = name {
+                            let plain =
+                                name.children().filter(|e| !SyntaxKind::from(e.kind().0).is_trivia()).count() == 1;
+                            match name_ident(name) {
+                                Some(n) if plain => home(t, n),
+                                _ => all_names(name, &mut t.elsewhere),
+                            }
+                        }
+                        all_names_but_declared(c, &mut t.elsewhere);
+                    }
+                    _ => all_names(c, &mut t.elsewhere),
+                }
+            }
+        }
+        SyntaxKind::DECL_SPECIFIERS => {
+            // a struct or enum defined in place
+            for c in nodes() {
+                if matches!(SyntaxKind::from(c.kind().0), SyntaxKind::STRUCT | SyntaxKind::ENUM) {
+                    collect_names(c, path, t);
+                }
+            }
+        }
+        SyntaxKind::ALIAS_DECL => {
+            for c in nodes() {
+                match (is(c, SyntaxKind::NAME), name_ident(c)) {
+                    (true, Some(n)) => home(t, n),
+                    _ => all_names(c, &mut t.elsewhere),
+                }
+            }
+        }
+        SyntaxKind::STRUCT => {
+            for c in nodes() {
+                let plain = c.children().filter(|e| !SyntaxKind::from(e.kind().0).is_trivia()).count() == 1;
+                match (is(c, SyntaxKind::NAME) && plain, name_ident(c)) {
+                    (true, Some(n)) => home(t, n),
+                    _ => all_names(c, &mut t.elsewhere),
+                }
+            }
+        }
+        SyntaxKind::ENUM => {
+            let scoped = node.children().any(|c| {
+                c.as_token().is_some_and(|t| {
+                    matches!(SyntaxKind::from(t.kind().0), SyntaxKind::CLASS_KW | SyntaxKind::STRUCT_KW)
+                })
+            });
+            for c in nodes() {
+                match SyntaxKind::from(c.kind().0) {
+                    SyntaxKind::NAME => match name_ident(c) {
+                        Some(n) => home(t, n),
+                        None => all_names(c, &mut t.elsewhere),
+                    },
+                    SyntaxKind::ENUMERATOR_LIST if !scoped => {
+                        for e in c.children().filter_map(|e| e.into_node()) {
+                            let name = e.children().filter_map(|n| n.into_node()).find(|n| is(n, SyntaxKind::NAME));
+                            match name.and_then(name_ident) {
+                                Some(n) if is(e, SyntaxKind::ENUMERATOR) => home(t, n),
+                                _ => all_names(e, &mut t.elsewhere),
+                            }
+                        }
+                    }
+                    _ => all_names(c, &mut t.elsewhere),
+                }
+            }
+        }
+        SyntaxKind::USING_DIRECTIVE => {
+            if let Some(target) = nodes().find(|c| is(c, SyntaxKind::PATH)) {
+                t.usings.entry(path.to_string()).or_default().push(green_text(target));
+            }
+        }
+        SyntaxKind::USING_DECL => {
+            // `using a::x;` makes `x` a name of this namespace
+            let last = nodes()
+                .find(|c| is(c, SyntaxKind::PATH))
+                .and_then(|p| p.children().filter_map(|e| e.into_token()).next_back())
+                .filter(|tok| SyntaxKind::from(tok.kind().0) == SyntaxKind::IDENT);
+            match last {
+                Some(tok) => home(t, tok.text()),
+                None => all_names(node, &mut t.elsewhere),
+            }
+        }
+        SyntaxKind::NAMESPACE_ALIAS => {
+            if let Some(n) = nodes().find(|c| is(c, SyntaxKind::NAME)).and_then(name_ident) {
+                home(t, n);
+            }
+        }
+        _ => all_names(node, &mut t.elsewhere),
+    }
+}
+
+/// Every name a `NAME` node declares under `node`, outside bodies and expressions.
+fn all_names(node: &GreenNodeData, out: &mut FxHashSet<String>) {
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        match SyntaxKind::from(n.kind().0) {
+            SyntaxKind::COMPOUND_STMT | SyntaxKind::TEMPLATE_ARG_LIST | SyntaxKind::ATTRIBUTE_LIST => {}
+            k if k.is_expr_node() => {}
+            SyntaxKind::NAME => {
+                if let Some(i) = name_ident(n) {
+                    out.insert(i.to_string());
+                }
+            }
+            _ => stack.extend(n.children().filter_map(|c| c.into_node())),
+        }
+    }
+}
+
+/// [`all_names`] under a declarator, but not the name it declares.
+fn all_names_but_declared(node: &GreenNodeData, out: &mut FxHashSet<String>) {
+    for c in node.children().filter_map(|c| c.into_node()) {
+        match SyntaxKind::from(c.kind().0) {
+            SyntaxKind::NAME => {}
+            SyntaxKind::DECLARATOR => all_names_but_declared(c, out),
+            _ => all_names(c, out),
+        }
+    }
+}
+
+/// A node's tokens without trivia.
+fn green_text(node: &GreenNodeData) -> String {
+    let mut out = String::new();
+    let mut stack = vec![rowan::NodeOrToken::Node(node)];
+    while let Some(e) = stack.pop() {
+        match e {
+            rowan::NodeOrToken::Node(n) => {
+                let start = stack.len();
+                stack.extend(n.children());
+                stack[start..].reverse();
+            }
+            rowan::NodeOrToken::Token(tok) if !SyntaxKind::from(tok.kind().0).is_trivia() => out.push_str(tok.text()),
+            rowan::NodeOrToken::Token(_) => {}
+        }
+    }
+    out
+}
+
+/// The namespace (`""` for the global one) of each function under `node`, by the
+/// address of its node.
+fn function_namespaces(node: &GreenNodeData, path: &str, out: &mut FxHashMap<usize, String>) {
+    let kind = SyntaxKind::from(node.kind().0);
+    if kind == SyntaxKind::FUNCTION {
+        out.insert(node as *const GreenNodeData as usize, path.to_string());
+        return;
+    }
+    let inner;
+    let path = match kind {
+        SyntaxKind::NAMESPACE => {
+            let inline =
+                node.children().any(|c| c.as_token().is_some_and(|t| t.kind() == SyntaxKind::INLINE_KW.into()));
+            match namespace_name(node) {
+                Some(n) if !inline => {
+                    inner = if path.is_empty() { n.to_string() } else { format!("{path}::{n}") };
+                    inner.as_str()
+                }
+                _ => path,
+            }
+        }
+        SyntaxKind::SOURCE_FILE
+        | SyntaxKind::ERROR
+        | SyntaxKind::DECL_LIST
+        | SyntaxKind::TEMPLATE_DECL
+        | SyntaxKind::EXPLICIT_INSTANTIATION
+        | SyntaxKind::LINKAGE_SPEC
+        | SyntaxKind::STRUCT
+        | SyntaxKind::MEMBER_LIST
+        | SyntaxKind::FRIEND_DECL => path,
+        _ => return,
+    };
+    for c in node.children().filter_map(|c| c.into_node()) {
+        function_namespaces(c, path, out);
     }
 }
 
@@ -320,6 +565,8 @@ pub struct FunctionItem {
     /// Each parameter's type as written; `None` for templates, class members and variadic
     /// or `(void)` lists.
     pub params: Option<Vec<TypeRef>>,
+    /// The namespace it is defined in (`a::b`; `""` for the global one).
+    pub namespace: String,
 }
 
 impl ItemTree {
@@ -477,6 +724,13 @@ impl ItemTree {
             }
             t.add_structs(&part);
             t.add_scopes(&part);
+            for (name, homes) in &part.homes {
+                t.homes.entry(name.clone()).or_default().extend(homes.iter().cloned());
+            }
+            t.elsewhere.extend(part.elsewhere.iter().cloned());
+            for (ns, usings) in &part.usings {
+                t.usings.entry(ns.clone()).or_default().extend(usings.iter().cloned());
+            }
             seen.insert(key, (child.to_owned(), part));
         }
         // keep only the current nodes (the map holds them, so their addresses stay theirs)
@@ -490,7 +744,11 @@ impl ItemTree {
     fn part(green: &GreenNodeData) -> ItemTree {
         let mut t = ItemTree::default();
         collect_scopes(green, "", &mut t.scopes);
+        collect_names(green, "", &mut t);
+        let mut namespaces = FxHashMap::default();
+        function_namespaces(green, "", &mut namespaces);
         for (_, f, context) in crate::db::green_functions_in_context(green) {
+            let namespace = namespaces.remove(&(f as *const GreenNodeData as usize)).unwrap_or_default();
             let func = ast::Function::cast(SyntaxNode::new_root(f.to_owned()));
             let name = func.as_ref().and_then(|f| f.name()).map(|n| n.text()).unwrap_or_default();
             let arity = func.as_ref().and_then(|f| f.param_list()).map(|l| params_arity(&l)).unwrap_or((0, usize::MAX));
@@ -506,7 +764,15 @@ impl ItemTree {
                         .collect::<Vec<TypeRef>>()
                 })
                 .filter(|p| p.len() == arity.1);
-            t.functions.push(FunctionItem { name, signature: signature(f), context, arity, returns, params });
+            t.functions.push(FunctionItem {
+                name,
+                signature: signature(f),
+                context,
+                arity,
+                returns,
+                params,
+                namespace,
+            });
         }
         // each node with whether it sits in a template
         let mut stack = vec![(green, false)];
@@ -778,6 +1044,19 @@ fn params_arity(list: &ast::ParamList) -> (usize, usize) {
 
 fn is(node: &GreenNodeData, kind: SyntaxKind) -> bool {
     SyntaxKind::from(node.kind().0) == kind
+}
+
+/// The name of a namespace definition, with every segment of a nested one
+/// (`namespace a::b {`): `a::b`.
+fn namespace_name(node: &GreenNodeData) -> Option<String> {
+    let name = node.children().filter_map(|c| c.into_node()).find(|c| is(c, SyntaxKind::NAME))?;
+    let idents: Vec<&str> = name
+        .children()
+        .filter_map(|c| c.into_token())
+        .filter(|t| SyntaxKind::from(t.kind().0) == SyntaxKind::IDENT)
+        .map(|t| t.text())
+        .collect();
+    (!idents.is_empty()).then(|| idents.join("::"))
 }
 
 /// The last identifier directly in a `NAME` node (for `S::f`, the `f`).

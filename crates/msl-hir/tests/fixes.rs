@@ -117,3 +117,23 @@ kernel void k(device P *ps [[buffer(0)]], uint i [[thread_position_in_grid]]) {
     assert!(twice.contains("    copy.mass = 2.0f; // B"), "{twice}");
     assert_clean(&twice);
 }
+
+#[test]
+fn names_of_other_namespaces_get_qualified() {
+    let text = "\
+namespace tuning {
+    constant float kGain = 1.5f;
+    namespace detail { constant int kTaps = 4; }
+}
+kernel void k(device float *out [[buffer(0)]], uint i [[thread_position_in_grid]]) {
+    float g = kGain; // A
+    int t = kTaps; // B
+    out[i] = g + float(t);
+}
+";
+    let once = fixed(text, "E1401", "// A");
+    assert!(once.contains("float g = tuning::kGain; // A"), "{once}");
+    let twice = fixed(&once, "E1401", "// B");
+    assert!(twice.contains("int t = tuning::detail::kTaps; // B"), "{twice}");
+    assert_clean(&twice);
+}
