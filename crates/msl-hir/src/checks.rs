@@ -971,9 +971,16 @@ impl Checker<'_> {
                 }
                 _ => continue,
             };
-            let Ty::Vector(_, size, _) = target else { continue };
             let Some(arg_tys) = args.iter().map(|a| self.expr_ty(a, locals)).collect::<Option<Vec<Ty>>>() else {
                 continue;
+            };
+            let size = match target {
+                Ty::Vector(_, size, _) => size,
+                Ty::Matrix(_, columns, rows) => {
+                    self.matrix_construction(node, &target, columns, rows, &arg_tys);
+                    continue;
+                }
+                _ => continue,
             };
             let components = |t: &Ty| match t {
                 Ty::Scalar(_) => Some(1),
@@ -997,6 +1004,40 @@ impl Checker<'_> {
                 );
             }
         }
+    }
+
+    /// E1711: a matrix built from arguments that fit none of its constructors: one scalar
+    /// (the diagonal), one matrix of the same shape, one vector per column with a
+    /// component per row, or a scalar per element. Arguments of types that are not known
+    /// are never judged.
+    fn matrix_construction(&mut self, node: &SyntaxNode, target: &Ty, columns: usize, rows: usize, args: &[Ty]) {
+        let fits = match args {
+            [] | [Ty::Scalar(_)] => true,
+            [Ty::Matrix(_, c, r)] => *c == columns && *r == rows,
+            [_] => false,
+            many if many.iter().all(|a| matches!(a, Ty::Vector(..))) => {
+                many.len() == columns && many.iter().all(|a| matches!(a, Ty::Vector(_, n, _) if *n == rows))
+            }
+            many if many.iter().all(|a| matches!(a, Ty::Scalar(_))) => many.len() == columns * rows,
+            _ => false,
+        };
+        if fits {
+            return;
+        }
+        let parts = args.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>().join(", ");
+        let elem = match target {
+            Ty::Matrix(e, ..) => *e,
+            _ => "float",
+        };
+        self.report(
+            node,
+            "E1711",
+            format!("no constructor of `{target}` takes ({parts})"),
+            Some(format!(
+                "a `{target}` is built from one scalar (its diagonal), a matrix of the same shape, {columns} `{elem}{rows}` columns, or {} scalars",
+                columns * rows
+            )),
+        );
     }
 
     /// E1709: a brace initializer with more values than the array or struct it

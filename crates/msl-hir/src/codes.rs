@@ -391,6 +391,20 @@ pub static CODES: &[CodeInfo] = &[
         good: "float weights[4] = {0.25f, 0.5f, 0.25f, 0.0f};",
     },
     CodeInfo {
+        code: "E1711",
+        name: "matrix-construction",
+        severity: Severity::Error,
+        summary: "A matrix built from arguments none of its constructors takes",
+        explanation: "A matrix with C columns and R rows is built from one scalar (placed on the \
+                      diagonal, zeros elsewhere), from another matrix with the same columns and rows, \
+                      from C vectors of R components (the columns), or from C times R scalars in \
+                      column order. Vectors and scalars cannot be mixed, and a vector of the wrong size \
+                      or the wrong number of columns does not compile. Only arguments whose types are \
+                      all known are judged.",
+        bad: "float3x3 basis = float3x3(tangent, bitangent);  // two float3 columns for three",
+        good: "float3x3 basis = float3x3(tangent, bitangent, normal);",
+    },
+    CodeInfo {
         code: "E1710",
         name: "no-matching-overload",
         severity: Severity::Error,
