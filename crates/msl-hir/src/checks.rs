@@ -345,9 +345,6 @@ impl Checker<'_> {
             }
             for written in self.tree.usings.get(&ns).into_iter().flatten() {
                 let w = written.strip_prefix("::").unwrap_or(written);
-                if w == "metal" || w.starts_with("metal::") {
-                    continue;
-                }
                 let target = if written.starts_with("::") {
                     self.tree.scopes.contains_key(w).then(|| w.to_string())
                 } else {
@@ -355,7 +352,12 @@ impl Checker<'_> {
                         .map(|a| if a.is_empty() { w.to_string() } else { format!("{a}::{w}") })
                         .find(|c| self.tree.scopes.contains_key(c))
                 };
-                queue.push(target?);
+                match target {
+                    Some(t) => queue.push(t),
+                    // the library's namespaces hold no names of the unit
+                    None if w == "metal" || w.starts_with("metal::") => {}
+                    None => return None,
+                }
             }
         }
         Some(seen)
