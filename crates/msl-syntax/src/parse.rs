@@ -233,6 +233,8 @@ struct Builder<'t> {
     tokens: FxHashMap<(SyntaxKind, &'t str), GreenToken>,
     /// Tokens whose text is fixed by their kind (punctuation, keywords), by kind.
     fixed: Vec<Option<GreenToken>>,
+    /// Whitespace tokens of only spaces, by length.
+    spaces: Vec<Option<GreenToken>>,
 }
 
 impl<'t> Builder<'t> {
@@ -247,6 +249,15 @@ impl<'t> Builder<'t> {
                 self.fixed.resize(k + 1, None);
             }
             let tok = self.fixed[k].get_or_insert_with(|| GreenToken::new(kind.into(), text)).clone();
+            self.children.push(NodeOrToken::Token(tok));
+            return;
+        }
+        // runs of spaces (indentation) are a quarter of all tokens: by length, no hashing
+        if kind == SyntaxKind::WHITESPACE && text.len() <= 64 && text.bytes().all(|b| b == b' ') {
+            if self.spaces.is_empty() {
+                self.spaces.resize(65, None);
+            }
+            let tok = self.spaces[text.len()].get_or_insert_with(|| GreenToken::new(kind.into(), text)).clone();
             self.children.push(NodeOrToken::Token(tok));
             return;
         }
