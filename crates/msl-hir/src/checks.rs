@@ -107,8 +107,8 @@ struct Checker<'a> {
     platform: Platform,
     lib: &'static Stdlib,
     context: crate::db::FunctionContext,
-    /// The namespace the function is defined in (`""`: the global one).
-    namespace: &'a str,
+    /// The namespace the function is defined in (`""`: the global one), when known.
+    namespace: Option<&'a str>,
     /// The body has using-directives, using-declarations or namespace aliases of its own.
     local_usings: bool,
     /// Every header of the unit was found and is modelled: what is not declared is
@@ -142,7 +142,7 @@ impl<'a> Checker<'a> {
         let config = unit.config(db);
         let item = tree.functions.get(*function.index(db) as usize);
         let context = item.map(|f| f.context).unwrap_or_default();
-        let namespace = item.map(|f| f.namespace.as_str()).unwrap_or_default();
+        let namespace = item.and_then(|f| f.namespace.as_deref());
         let cx = Checker {
             tree,
             version: config.version,
@@ -335,22 +335,24 @@ impl Checker<'_> {
 
     /// The namespaces whose names an unqualified name in this function finds: its own, the
     /// enclosing ones, and those their using-directives nominate (followed on). `None` when
-    /// a directive names a namespace that is not one of the unit's (other than `metal`).
+    /// the function's namespace is not known, or a directive names a namespace alias or a
+    /// namespace that is not one of the unit's (other than `metal`).
     fn visible_namespaces(&self) -> Option<FxHashSet<String>> {
         let mut seen: FxHashSet<String> = FxHashSet::default();
-        let mut queue: Vec<String> = enclosing(self.namespace).map(str::to_string).collect();
+        let mut queue: Vec<String> = enclosing(self.namespace?).map(str::to_string).collect();
         while let Some(ns) = queue.pop() {
             if !seen.insert(ns.clone()) {
                 continue;
             }
             for written in self.tree.usings.get(&ns).into_iter().flatten() {
                 let w = written.strip_prefix("::").unwrap_or(written);
+                if w.split("::").any(|segment| self.tree.namespace_aliases.contains(segment)) {
+                    return None;
+                }
                 let target = if written.starts_with("::") {
                     self.tree.scopes.contains_key(w).then(|| w.to_string())
                 } else {
-                    enclosing(&ns)
-                        .map(|a| if a.is_empty() { w.to_string() } else { format!("{a}::{w}") })
-                        .find(|c| self.tree.scopes.contains_key(c))
+                    enclosing(&ns).map(|a| crate::items::join(a, w)).find(|c| self.tree.scopes.contains_key(c))
                 };
                 match target {
                     Some(t) => queue.push(t),
@@ -1013,6 +1015,10 @@ impl Checker<'_> {
     /// component per row, or a scalar per element. Arguments of types that are not known
     /// are never judged.
     fn matrix_construction(&mut self, node: &SyntaxNode, target: &Ty, columns: usize, rows: usize, args: &[Ty]) {
+        // a struct may convert to a matrix, a vector or a scalar; an enum to a scalar
+        if !args.iter().all(Ty::is_numeric) {
+            return;
+        }
         let fits = match args {
             [] | [Ty::Scalar(_)] => true,
             [Ty::Matrix(_, c, r)] => *c == columns && *r == rows,
@@ -1804,7 +1810,6 @@ impl Checker<'_> {
     }
 }
 
-/// `buffer`, `texture`, `sampler` or `threadgroup` for binding attributes.
 /// A namespace and the namespaces enclosing it, innermost first, ending with `""`.
 fn enclosing(ns: &str) -> impl Iterator<Item = &str> {
     let mut next = Some(ns);
@@ -1815,6 +1820,7 @@ fn enclosing(ns: &str) -> impl Iterator<Item = &str> {
     })
 }
 
+/// `buffer`, `texture`, `sampler` or `threadgroup` for binding attributes.
 fn binding_class(name: &str) -> Option<&'static str> {
     Some(match name {
         "buffer" => "buffer",

@@ -308,7 +308,7 @@ fn reparse(
 /// The unit's functions (outside other functions) in file order, with their offsets.
 /// Walks the green tree, which allocates nothing per node.
 pub(crate) fn green_functions(root: &GreenNodeData) -> Vec<(TextSize, &GreenNodeData)> {
-    green_functions_in_context(root).into_iter().map(|(at, node, _)| (at, node)).collect()
+    green_functions_in_context(root).into_iter().map(|(at, node, ..)| (at, node)).collect()
 }
 
 /// The tree offsets of the unit's functions, in the order of [`functions`].
@@ -329,16 +329,22 @@ pub struct FunctionContext {
     pub member_with_bases: bool,
 }
 
-/// [`green_functions`], with each function's context.
-pub(crate) fn green_functions_in_context(root: &GreenNodeData) -> Vec<(TextSize, &GreenNodeData, FunctionContext)> {
+/// [`green_functions`], with each function's context and the namespace it is defined in
+/// (`""` for the global one; `None` when not known, as for members of a class defined
+/// with a qualified name).
+pub(crate) fn green_functions_in_context(
+    root: &GreenNodeData,
+) -> Vec<(TextSize, &GreenNodeData, FunctionContext, Option<String>)> {
     let mut out = Vec::new();
-    let mut stack: Vec<(TextSize, &GreenNodeData, FunctionContext)> =
-        vec![(TextSize::from(0), root, FunctionContext::default())];
+    // namespaces met on the way; the stack refers to them by index
+    let mut namespaces: Vec<Option<String>> = vec![Some(String::new())];
+    let mut stack: Vec<(TextSize, &GreenNodeData, FunctionContext, usize)> =
+        vec![(TextSize::from(0), root, FunctionContext::default(), 0)];
     let mut children = Vec::new();
-    while let Some((offset, node, cx)) = stack.pop() {
+    while let Some((offset, node, cx, ns)) = stack.pop() {
         let kind = SyntaxKind::from(node.kind().0);
         if kind == SyntaxKind::FUNCTION {
-            out.push((offset, node, cx));
+            out.push((offset, node, cx, namespaces[ns].clone()));
             continue;
         }
         // functions of the unit are items of the file, of namespaces, classes, templates
@@ -348,6 +354,7 @@ pub(crate) fn green_functions_in_context(root: &GreenNodeData) -> Vec<(TextSize,
             continue;
         }
         let mut inner = cx;
+        let mut inner_ns = ns;
         match kind {
             SyntaxKind::TEMPLATE_DECL => inner.template = true,
             SyntaxKind::STRUCT => {
@@ -355,6 +362,21 @@ pub(crate) fn green_functions_in_context(root: &GreenNodeData) -> Vec<(TextSize,
                 inner.member_with_bases |= node
                     .children()
                     .any(|c| c.as_node().is_some_and(|n| SyntaxKind::from(n.kind().0) == SyntaxKind::BASE_CLAUSE));
+                // `struct a::S { ... }`: its members see `a`, which is not tracked here
+                if crate::items::is_qualified_definition(node) {
+                    namespaces.push(None);
+                    inner_ns = namespaces.len() - 1;
+                }
+            }
+            SyntaxKind::NAMESPACE => {
+                let path = match (&namespaces[ns], crate::items::namespace_name(node)) {
+                    (Some(outer), Some(name)) => Some(crate::items::join(outer, &name)),
+                    // an unnamed namespace's names belong to the enclosing one
+                    (outer, None) => outer.clone(),
+                    (None, _) => None,
+                };
+                namespaces.push(path);
+                inner_ns = namespaces.len() - 1;
             }
             _ => {}
         }
@@ -362,7 +384,7 @@ pub(crate) fn green_functions_in_context(root: &GreenNodeData) -> Vec<(TextSize,
         children.clear();
         for child in node.children() {
             if let NodeOrToken::Node(n) = child {
-                children.push((at, n, inner));
+                children.push((at, n, inner, inner_ns));
             }
             at += child.text_len();
         }

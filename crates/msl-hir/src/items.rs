@@ -36,6 +36,9 @@ pub struct ItemTree {
     pub fields: FxHashMap<String, FxHashMap<String, TypeRef>>,
     /// The base classes of the structs in `fields` that have any (plain names).
     pub bases: FxHashMap<String, Vec<String>>,
+    /// For the structs in `fields`: the identifiers of their other members (static ones,
+    /// nested types, enumerators, using-declarations), which may hide a base's member.
+    pub other_members: FxHashMap<String, FxHashSet<String>>,
     /// Struct names defined more than once (in different namespaces, say), or in a
     /// template, or with bases other than plain names: their fields are not known for sure.
     pub unsure_structs: FxHashSet<String>,
@@ -62,6 +65,8 @@ pub struct ItemTree {
     /// The using-directives written in each namespace (`""` for the global one), with the
     /// namespace named as written.
     pub usings: FxHashMap<String, Vec<String>>,
+    /// The names of namespace aliases (`namespace fx = a::b;`), wherever declared.
+    pub namespace_aliases: FxHashSet<String>,
 }
 
 /// One signature among the functions of a name: a function and its declarations share it.
@@ -73,6 +78,8 @@ pub struct Overload {
     pub returns: TypeRef,
     /// The first declaration's text without a body (for messages).
     pub signature: String,
+    /// The namespace of the declarations (see [`FunctionItem::namespace`]).
+    pub namespace: Option<String>,
 }
 
 /// The names a namespace or enum declares directly.
@@ -91,7 +98,6 @@ fn collect_scopes(node: &GreenNodeData, path: &str, out: &mut FxHashMap<String, 
     fn child_name(n: &GreenNodeData) -> Option<&str> {
         n.children().filter_map(|c| c.into_node()).find(|c| is(c, SyntaxKind::NAME)).and_then(name_ident)
     }
-    let join = |name: &str| if path.is_empty() { name.to_string() } else { format!("{path}::{name}") };
     let add = |out: &mut FxHashMap<String, Scope>, name: &str| {
         if !path.is_empty() {
             out.entry(path.to_string()).or_default().members.insert(name.to_string());
@@ -109,8 +115,6 @@ fn collect_scopes(node: &GreenNodeData, path: &str, out: &mut FxHashMap<String, 
             }
         }
         SyntaxKind::NAMESPACE => {
-            let inline =
-                node.children().any(|c| c.as_token().is_some_and(|t| t.kind() == SyntaxKind::INLINE_KW.into()));
             let inner = match namespace_name(node) {
                 Some(name) => {
                     // `namespace a::b {` declares `a` here and `b` in `a`
@@ -119,7 +123,7 @@ fn collect_scopes(node: &GreenNodeData, path: &str, out: &mut FxHashMap<String, 
                         if !inner.is_empty() {
                             out.entry(inner.clone()).or_default().members.insert(segment.to_string());
                         }
-                        inner = if inner.is_empty() { segment.to_string() } else { format!("{inner}::{segment}") };
+                        inner = join(&inner, segment);
                         out.entry(inner.clone()).or_default();
                     }
                     inner
@@ -127,7 +131,7 @@ fn collect_scopes(node: &GreenNodeData, path: &str, out: &mut FxHashMap<String, 
                 // an unnamed namespace's names are found in the enclosing one
                 None => path.to_string(),
             };
-            if inline {
+            if is_inline(node) {
                 open(out);
             }
             for list in node.children().filter_map(|c| c.into_node()).filter(|c| is(c, SyntaxKind::DECL_LIST)) {
@@ -142,11 +146,7 @@ fn collect_scopes(node: &GreenNodeData, path: &str, out: &mut FxHashMap<String, 
                 return;
             };
             add(out, name);
-            let scoped = node.children().any(|c| {
-                c.as_token().is_some_and(|t| {
-                    matches!(SyntaxKind::from(t.kind().0), SyntaxKind::CLASS_KW | SyntaxKind::STRUCT_KW)
-                })
-            });
+            let scoped = is_scoped_enum(node);
             let mut enumerators = Vec::new();
             for list in node.children().filter_map(|c| c.into_node()).filter(|c| is(c, SyntaxKind::ENUMERATOR_LIST)) {
                 for e in list.children().filter_map(|c| c.into_node()).filter(|c| is(c, SyntaxKind::ENUMERATOR)) {
@@ -160,7 +160,7 @@ fn collect_scopes(node: &GreenNodeData, path: &str, out: &mut FxHashMap<String, 
                     add(out, e);
                 }
             }
-            out.entry(join(name)).or_default().members.extend(enumerators);
+            out.entry(join(path, name)).or_default().members.extend(enumerators);
         }
         SyntaxKind::STRUCT
         | SyntaxKind::TYPEDEF_DECL
@@ -242,17 +242,15 @@ fn collect_names(node: &GreenNodeData, path: &str, t: &mut ItemTree) {
             }
         }
         SyntaxKind::NAMESPACE => {
-            let inline =
-                node.children().any(|c| c.as_token().is_some_and(|t| t.kind() == SyntaxKind::INLINE_KW.into()));
             let inner = match namespace_name(node) {
                 Some(n) => {
                     let first = n.split("::").next().unwrap_or_default();
                     home(t, first);
                     // an inline namespace's names are found in the enclosing one as well
-                    if inline {
+                    if is_inline(node) {
                         t.usings.entry(path.to_string()).or_default().push(n.clone());
                     }
-                    if path.is_empty() { n } else { format!("{path}::{n}") }
+                    join(path, &n)
                 }
                 None => path.to_string(),
             };
@@ -284,10 +282,8 @@ fn collect_names(node: &GreenNodeData, path: &str, t: &mut ItemTree) {
                         let name = declarator
                             .and_then(|d| d.children().filter_map(|n| n.into_node()).find(|n| is(n, SyntaxKind::NAME)));
                         if let Some(name) = name {
-                            let plain =
-                                name.children().filter(|e| !SyntaxKind::from(e.kind().0).is_trivia()).count() == 1;
                             match name_ident(name) {
-                                Some(n) if plain => home(t, n),
+                                Some(n) if is_plain_name(name) => home(t, n),
                                 _ => all_names(name, &mut t.elsewhere),
                             }
                         }
@@ -315,19 +311,14 @@ fn collect_names(node: &GreenNodeData, path: &str, t: &mut ItemTree) {
         }
         SyntaxKind::STRUCT => {
             for c in nodes() {
-                let plain = c.children().filter(|e| !SyntaxKind::from(e.kind().0).is_trivia()).count() == 1;
-                match (is(c, SyntaxKind::NAME) && plain, name_ident(c)) {
+                match (is(c, SyntaxKind::NAME) && is_plain_name(c), name_ident(c)) {
                     (true, Some(n)) => home(t, n),
                     _ => all_names(c, &mut t.elsewhere),
                 }
             }
         }
         SyntaxKind::ENUM => {
-            let scoped = node.children().any(|c| {
-                c.as_token().is_some_and(|t| {
-                    matches!(SyntaxKind::from(t.kind().0), SyntaxKind::CLASS_KW | SyntaxKind::STRUCT_KW)
-                })
-            });
+            let scoped = is_scoped_enum(node);
             for c in nodes() {
                 match SyntaxKind::from(c.kind().0) {
                     SyntaxKind::NAME => match name_ident(c) {
@@ -366,6 +357,7 @@ fn collect_names(node: &GreenNodeData, path: &str, t: &mut ItemTree) {
         SyntaxKind::NAMESPACE_ALIAS => {
             if let Some(n) = nodes().find(|c| is(c, SyntaxKind::NAME)).and_then(name_ident) {
                 home(t, n);
+                t.namespace_aliases.insert(n.to_string());
             }
         }
         _ => all_names(node, &mut t.elsewhere),
@@ -416,43 +408,6 @@ fn green_text(node: &GreenNodeData) -> String {
         }
     }
     out
-}
-
-/// The namespace (`""` for the global one) of each function under `node`, by the
-/// address of its node.
-fn function_namespaces(node: &GreenNodeData, path: &str, out: &mut FxHashMap<usize, String>) {
-    let kind = SyntaxKind::from(node.kind().0);
-    if kind == SyntaxKind::FUNCTION {
-        out.insert(node as *const GreenNodeData as usize, path.to_string());
-        return;
-    }
-    let inner;
-    let path = match kind {
-        SyntaxKind::NAMESPACE => {
-            let inline =
-                node.children().any(|c| c.as_token().is_some_and(|t| t.kind() == SyntaxKind::INLINE_KW.into()));
-            match namespace_name(node) {
-                Some(n) if !inline => {
-                    inner = if path.is_empty() { n.to_string() } else { format!("{path}::{n}") };
-                    inner.as_str()
-                }
-                _ => path,
-            }
-        }
-        SyntaxKind::SOURCE_FILE
-        | SyntaxKind::ERROR
-        | SyntaxKind::DECL_LIST
-        | SyntaxKind::TEMPLATE_DECL
-        | SyntaxKind::EXPLICIT_INSTANTIATION
-        | SyntaxKind::LINKAGE_SPEC
-        | SyntaxKind::STRUCT
-        | SyntaxKind::MEMBER_LIST
-        | SyntaxKind::FRIEND_DECL => path,
-        _ => return,
-    };
-    for c in node.children().filter_map(|c| c.into_node()) {
-        function_namespaces(c, path, out);
-    }
 }
 
 /// A type as a declaration writes it: the type specifier, the qualifiers next to it and
@@ -565,8 +520,8 @@ pub struct FunctionItem {
     /// Each parameter's type as written; `None` for templates, class members and variadic
     /// or `(void)` lists.
     pub params: Option<Vec<TypeRef>>,
-    /// The namespace it is defined in (`a::b`; `""` for the global one).
-    pub namespace: String,
+    /// The namespace it is defined in (`a::b`; `""` for the global one), when known.
+    pub namespace: Option<String>,
 }
 
 impl ItemTree {
@@ -592,15 +547,18 @@ impl ItemTree {
             let entry = overloads.entry(f.name.clone()).or_insert_with(|| Some(Vec::new()));
             match (entry.as_mut(), &f.params) {
                 // a declaration may give the defaults its definition leaves out
-                (Some(list), Some(params)) => match list.iter_mut().find(|o| o.params == *params) {
-                    Some(o) => o.required = o.required.min(f.arity.0),
-                    None => list.push(Overload {
-                        params: params.clone(),
-                        required: f.arity.0,
-                        returns: f.returns.clone(),
-                        signature: f.signature.trim().to_string(),
-                    }),
-                },
+                (Some(list), Some(params)) => {
+                    match list.iter_mut().find(|o| o.params == *params && o.namespace == f.namespace) {
+                        Some(o) => o.required = o.required.min(f.arity.0),
+                        None => list.push(Overload {
+                            params: params.clone(),
+                            required: f.arity.0,
+                            returns: f.returns.clone(),
+                            signature: f.signature.trim().to_string(),
+                            namespace: f.namespace.clone(),
+                        }),
+                    }
+                }
                 _ => *entry = None,
             }
         }
@@ -628,74 +586,98 @@ impl ItemTree {
                 if let Some(b) = part.bases.get(name) {
                     self.bases.insert(name.clone(), b.clone());
                 }
+                if let Some(o) = part.other_members.get(name) {
+                    self.other_members.insert(name.clone(), o.clone());
+                }
             }
         }
         let unsure = &self.unsure_structs;
         self.fields.retain(|name, _| !unsure.contains(name));
         self.bases.retain(|name, _| !unsure.contains(name));
+        self.other_members.retain(|name, _| !unsure.contains(name));
     }
 
     /// The type of field `field` of struct `name` (or of a base class it inherits it from),
     /// as written, when the struct and its bases are known for sure, the name is not
     /// ambiguous among the bases and the field's declaration is one the checker reads.
     pub fn field_type(&self, name: &str, field: &str) -> Option<&TypeRef> {
-        match self.find_member(name, field, 0) {
+        match self.find_member(name, field, &mut FxHashSet::default()) {
             Found::Yes(t) if t.is_known() => Some(t),
             _ => None,
         }
     }
 
     /// Member lookup in a struct and then its bases (a member hides those of its bases).
-    fn find_member(&self, name: &str, member: &str, depth: u32) -> Found<'_> {
+    /// A base met twice (a diamond, shared or not) makes the answer unsure.
+    fn find_member(&self, name: &str, member: &str, seen: &mut FxHashSet<String>) -> Found<'_> {
         let name = self.resolve_alias(name);
+        if !seen.insert(name.to_string()) || seen.len() > 64 {
+            return Found::Unsure;
+        }
         let Some(fields) = self.fields.get(name) else { return Found::Unsure };
         if let Some(t) = fields.get(member) {
             return Found::Yes(t);
         }
         let Some(bases) = self.bases.get(name) else { return Found::No };
-        if depth > 16 {
+        // a method hides a base's field of its name and the other way round; so do the
+        // struct's other members
+        let stem = member.trim_end_matches("()");
+        if fields.contains_key(stem)
+            || fields.contains_key(&format!("{stem}()"))
+            || self.other_members.get(name).is_some_and(|o| o.contains(stem))
+        {
             return Found::Unsure;
         }
         let mut found = Found::No;
         for base in bases {
-            match (self.find_member(base, member, depth + 1), &found) {
+            match (self.find_member(base, member, seen), &found) {
                 (Found::No, _) => {}
                 (Found::Yes(t), Found::No) => found = Found::Yes(t),
                 // in two bases (or a base not known): ambiguous or not sure
-                _ => found = Found::Unsure,
+                _ => return Found::Unsure,
             }
         }
         found
     }
 
+    /// The bases of struct `name`, directly or not, each once; the flag is false when one
+    /// of them (or `name`) is not a struct known here.
+    fn all_bases(&self, name: &str) -> (Vec<&str>, bool) {
+        let mut out: Vec<&str> = Vec::new();
+        let mut queue = vec![self.resolve_alias(name)];
+        let mut complete = self.fields.contains_key(queue[0]);
+        while let Some(n) = queue.pop() {
+            for b in self.bases.get(n).into_iter().flatten() {
+                let b = self.resolve_alias(b);
+                if out.contains(&b) {
+                    continue;
+                }
+                if out.len() > 64 {
+                    return (out, false);
+                }
+                complete &= self.fields.contains_key(b);
+                out.push(b);
+                queue.push(b);
+            }
+        }
+        (out, complete)
+    }
+
     /// Whether struct `name` inherits, directly or not, from struct `base`; `true` when a
     /// base on the way is not known.
     pub fn may_derive_from(&self, name: &str, base: &str) -> bool {
-        let mut stack = vec![(self.resolve_alias(name), 0u32)];
-        while let Some((n, depth)) = stack.pop() {
-            for b in self.bases.get(n).into_iter().flatten() {
-                let b = self.resolve_alias(b);
-                if b == base || depth > 16 || !self.fields.contains_key(b) {
-                    return true;
-                }
-                stack.push((b, depth + 1));
-            }
-        }
-        false
+        let (bases, complete) = self.all_bases(name);
+        !complete || bases.contains(&self.resolve_alias(base))
     }
 
     /// Whether struct `name` or one of its bases declares an operator (`true` when one of
     /// them is not known).
     pub fn declares_operators(&self, name: &str) -> bool {
-        let mut stack = vec![(self.resolve_alias(name), 0u32)];
-        while let Some((n, depth)) = stack.pop() {
-            let Some(fields) = self.fields.get(n) else { return true };
-            if depth > 16 || fields.keys().any(|k| k.starts_with("operator")) {
-                return true;
-            }
-            stack.extend(self.bases.get(n).into_iter().flatten().map(|b| (self.resolve_alias(b), depth + 1)));
-        }
-        false
+        let (bases, complete) = self.all_bases(name);
+        !complete
+            || std::iter::once(self.resolve_alias(name))
+                .chain(bases)
+                .any(|n| self.fields.get(n).is_none_or(|f| f.keys().any(|k| k.starts_with("operator"))))
     }
 
     /// The item tree of a unit from the parts of its top-level nodes, reusing the parts
@@ -728,6 +710,7 @@ impl ItemTree {
                 t.homes.entry(name.clone()).or_default().extend(homes.iter().cloned());
             }
             t.elsewhere.extend(part.elsewhere.iter().cloned());
+            t.namespace_aliases.extend(part.namespace_aliases.iter().cloned());
             for (ns, usings) in &part.usings {
                 t.usings.entry(ns.clone()).or_default().extend(usings.iter().cloned());
             }
@@ -745,10 +728,7 @@ impl ItemTree {
         let mut t = ItemTree::default();
         collect_scopes(green, "", &mut t.scopes);
         collect_names(green, "", &mut t);
-        let mut namespaces = FxHashMap::default();
-        function_namespaces(green, "", &mut namespaces);
-        for (_, f, context) in crate::db::green_functions_in_context(green) {
-            let namespace = namespaces.remove(&(f as *const GreenNodeData as usize)).unwrap_or_default();
+        for (_, f, context, namespace) in crate::db::green_functions_in_context(green) {
             let func = ast::Function::cast(SyntaxNode::new_root(f.to_owned()));
             let name = func.as_ref().and_then(|f| f.name()).map(|n| n.text()).unwrap_or_default();
             let arity = func.as_ref().and_then(|f| f.param_list()).map(|l| params_arity(&l)).unwrap_or((0, usize::MAX));
@@ -802,17 +782,21 @@ impl ItemTree {
                                 .filter(|_| !in_template)
                                 .and_then(|s| Some((struct_fields(&s)?, plain_bases(&s)?)));
                             match fields {
-                                Some((f, bases))
+                                Some(((f, others), bases))
                                     if !t.fields.contains_key(ident) && !t.unsure_structs.contains(ident) =>
                                 {
                                     t.fields.insert(ident.to_string(), f);
                                     if !bases.is_empty() {
                                         t.bases.insert(ident.to_string(), bases);
                                     }
+                                    if !others.is_empty() {
+                                        t.other_members.insert(ident.to_string(), others);
+                                    }
                                 }
                                 _ => {
                                     t.fields.remove(ident);
                                     t.bases.remove(ident);
+                                    t.other_members.remove(ident);
                                     t.unsure_structs.insert(ident.to_string());
                                 }
                             }
@@ -952,11 +936,20 @@ fn plain_bases(s: &ast::Struct) -> Option<Vec<String>> {
 
 /// The fields of a struct (`None` for a union, whose fields share storage, or a struct
 /// with anonymous members, whose fields are reached without a name).
-fn struct_fields(s: &ast::Struct) -> Option<FxHashMap<String, TypeRef>> {
+fn struct_fields(s: &ast::Struct) -> Option<(FxHashMap<String, TypeRef>, FxHashSet<String>)> {
     if s.keyword().is_some_and(|k| k.kind() == SyntaxKind::UNION_KW) {
         return None;
     }
     let mut fields = FxHashMap::default();
+    // every identifier of other members: they may hide a base's member of the same name
+    let mut others = FxHashSet::default();
+    let mut other = |node: &SyntaxNode| {
+        for t in node.descendants_with_tokens().filter_map(|e| e.into_token()) {
+            if t.kind() == SyntaxKind::IDENT {
+                others.insert(t.text().to_string());
+            }
+        }
+    };
     for member in s.members() {
         match member {
             ast::Item::VarDecl(v) => {
@@ -968,6 +961,7 @@ fn struct_fields(s: &ast::Struct) -> Option<FxHashMap<String, TypeRef>> {
                 }
                 // `static` members are not part of the object
                 if spec.as_ref().is_some_and(|s| s.has(SyntaxKind::STATIC_KW)) {
+                    other(v.syntax());
                     continue;
                 }
                 for d in declarators {
@@ -1004,10 +998,11 @@ fn struct_fields(s: &ast::Struct) -> Option<FxHashMap<String, TypeRef>> {
                     fields.insert(format!("{}()", name.text()), TypeRef::default());
                 }
             }
-            _ => {}
+            // nested types, enumerators, using-declarations, ...
+            item => other(item.syntax()),
         }
     }
-    Some(fields)
+    Some((fields, others))
 }
 
 /// A function's return type as written (unknown with a trailing return type).
@@ -1046,9 +1041,37 @@ fn is(node: &GreenNodeData, kind: SyntaxKind) -> bool {
     SyntaxKind::from(node.kind().0) == kind
 }
 
+/// `name` inside the namespace `path` (`""`: the global one).
+pub(crate) fn join(path: &str, name: &str) -> String {
+    if path.is_empty() { name.to_string() } else { format!("{path}::{name}") }
+}
+
+/// `inline namespace`.
+fn is_inline(namespace: &GreenNodeData) -> bool {
+    namespace.children().any(|c| c.as_token().is_some_and(|t| t.kind() == SyntaxKind::INLINE_KW.into()))
+}
+
+/// `enum class` or `enum struct`.
+fn is_scoped_enum(node: &GreenNodeData) -> bool {
+    node.children().any(|c| {
+        c.as_token()
+            .is_some_and(|t| matches!(SyntaxKind::from(t.kind().0), SyntaxKind::CLASS_KW | SyntaxKind::STRUCT_KW))
+    })
+}
+
+/// A `NAME` node that is one identifier (not `S::f`, `operator+` or `S<T>`).
+fn is_plain_name(name: &GreenNodeData) -> bool {
+    name.children().filter(|e| !SyntaxKind::from(e.kind().0).is_trivia()).count() == 1
+}
+
+/// A class defined with a qualified name (`struct a::S { ... }`).
+pub(crate) fn is_qualified_definition(node: &GreenNodeData) -> bool {
+    node.children().filter_map(|c| c.into_node()).find(|c| is(c, SyntaxKind::NAME)).is_some_and(|n| !is_plain_name(n))
+}
+
 /// The name of a namespace definition, with every segment of a nested one
 /// (`namespace a::b {`): `a::b`.
-fn namespace_name(node: &GreenNodeData) -> Option<String> {
+pub(crate) fn namespace_name(node: &GreenNodeData) -> Option<String> {
     let name = node.children().filter_map(|c| c.into_node()).find(|c| is(c, SyntaxKind::NAME))?;
     let idents: Vec<&str> = name
         .children()

@@ -386,9 +386,12 @@ impl Checker<'_> {
                 return Fit::No;
             }
             let Some(Ty::Pointer(source)) = self.expr_ty(arg, locals) else { return Fit::Other };
-            // pointers to different numbers or structs do not convert into each other
+            // pointers to different numbers or structs do not convert into each other, but
+            // a pointer to a struct converts to a pointer to its base
             let judged = |t: &Ty| t.is_numeric() || matches!(t, Ty::Struct(_));
-            if judged(&t.ty) && judged(&source.ty) && t.ty != source.ty {
+            let derived =
+                matches!((&source.ty, &t.ty), (Ty::Struct(d), Ty::Struct(b)) if self.tree.may_derive_from(d, b));
+            if judged(&t.ty) && judged(&source.ty) && t.ty != source.ty && !derived {
                 return Fit::No;
             }
             return if source.ty == t.ty && source.space == t.space { Fit::Exact } else { Fit::Other };
@@ -402,8 +405,9 @@ impl Checker<'_> {
 
     /// Overload resolution among functions of the unit, as far as it is sure: the
     /// overloads that take this many arguments and may take each of them. One is selected
-    /// when it is the only one left, or the only one every argument matches exactly (no
-    /// other can then be better).
+    /// when it is the only one left, or, when all overloads are in one namespace (so that
+    /// none hides another), the only one every argument matches exactly (no other can then
+    /// be better).
     pub(super) fn select_overload<'t>(
         &self,
         overloads: &'t [Overload],
@@ -430,7 +434,10 @@ impl Checker<'_> {
             // defaulted parameters are conversions of nothing: not an exact match
             viable.push((o, exact && args.len() == o.params.len()));
         }
-        let mut exact = viable.iter().filter(|(_, e)| *e);
+        let one_namespace = overloads
+            .first()
+            .is_some_and(|f| f.namespace.is_some() && overloads.iter().all(|o| o.namespace == f.namespace));
+        let mut exact = viable.iter().filter(|(_, e)| *e && one_namespace);
         match (viable.as_slice(), exact.next(), exact.next()) {
             ([], ..) => Selection::NoneFits,
             ([(one, _)], ..) => Selection::One(one),
