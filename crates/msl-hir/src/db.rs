@@ -422,10 +422,10 @@ pub fn unit_incomplete(db: &dyn Db, unit: Unit) -> bool {
 #[salsa::tracked(returns(ref))]
 pub fn item_tree(db: &dyn Db, unit: Unit) -> Arc<ItemTree> {
     let parse = parse_unit(db, unit);
-    Arc::new(match db.item_cache() {
+    match db.item_cache() {
         Some(cache) => ItemTree::build_cached(parse.green(), cache, unit),
-        None => ItemTree::build(parse.green()),
-    })
+        None => Arc::new(ItemTree::build(parse.green())),
+    }
 }
 
 /// A function's syntax. Equality first compares identity: a reparse shares the green

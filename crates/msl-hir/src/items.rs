@@ -492,7 +492,15 @@ impl TypeRef {
 /// The item-tree parts of the top-level nodes of each unit's latest parse, by node.
 #[derive(Default)]
 pub struct ItemCache {
-    parts: Mutex<FxHashMap<crate::Unit, Parts>>,
+    parts: Mutex<FxHashMap<crate::Unit, UnitItems>>,
+}
+
+/// What is kept of a unit's latest item tree.
+#[derive(Default)]
+struct UnitItems {
+    parts: Parts,
+    /// The parts in order, and the tree merged from them.
+    merged: Option<(Vec<Arc<ItemTree>>, Arc<ItemTree>)>,
 }
 
 /// Parts by the address of their node (kept alive in the map).
@@ -682,17 +690,41 @@ impl ItemTree {
 
     /// The item tree of a unit from the parts of its top-level nodes, reusing the parts
     /// of nodes seen before (after a reparse, all but one are the same nodes).
-    pub fn build_cached(green: &GreenNodeData, cache: &ItemCache, unit: crate::Unit) -> ItemTree {
-        let Ok(mut units) = cache.parts.lock() else { return ItemTree::build(green) };
-        let parts = units.entry(unit).or_default();
-        let mut t = ItemTree::default();
+    /// When every part equals the previous one (an edit inside a body), the previous tree
+    /// itself is returned.
+    pub fn build_cached(green: &GreenNodeData, cache: &ItemCache, unit: crate::Unit) -> Arc<ItemTree> {
+        let Ok(mut units) = cache.parts.lock() else { return Arc::new(ItemTree::build(green)) };
+        let items = units.entry(unit).or_default();
         let mut seen: Parts = FxHashMap::default();
+        let mut order = Vec::new();
         for child in green.children().filter_map(|c| c.into_node()) {
             let key = child as *const GreenNodeData as usize;
-            let part = match parts.get(&key) {
+            let part = match items.parts.get(&key) {
                 Some((_, p)) => p.clone(),
                 None => Arc::new(ItemTree::part(child)),
             };
+            order.push(part.clone());
+            seen.insert(key, (child.to_owned(), part));
+        }
+        // keep only the current nodes (the map holds them, so their addresses stay theirs)
+        items.parts = seen;
+        if let Some((previous, tree)) = &items.merged
+            && previous.len() == order.len()
+            && previous.iter().zip(&order).all(|(a, b)| Arc::ptr_eq(a, b) || a == b)
+        {
+            let tree = tree.clone();
+            items.merged = Some((order, tree.clone()));
+            return tree;
+        }
+        let tree = Arc::new(ItemTree::merge(&order));
+        items.merged = Some((order, tree.clone()));
+        tree
+    }
+
+    /// The item tree made of `parts`, in order.
+    fn merge(parts: &[Arc<ItemTree>]) -> ItemTree {
+        let mut t = ItemTree::default();
+        for part in parts {
             t.functions.extend(part.functions.iter().cloned());
             for (k, v) in &part.typedefs {
                 t.typedefs.insert(k.clone(), v.clone());
@@ -704,8 +736,8 @@ impl ItemTree {
             for (k, v) in &part.int_constants {
                 t.int_constants.insert(k.clone(), *v);
             }
-            t.add_structs(&part);
-            t.add_scopes(&part);
+            t.add_structs(part);
+            t.add_scopes(part);
             for (name, homes) in &part.homes {
                 t.homes.entry(name.clone()).or_default().extend(homes.iter().cloned());
             }
@@ -714,10 +746,7 @@ impl ItemTree {
             for (ns, usings) in &part.usings {
                 t.usings.entry(ns.clone()).or_default().extend(usings.iter().cloned());
             }
-            seen.insert(key, (child.to_owned(), part));
         }
-        // keep only the current nodes (the map holds them, so their addresses stay theirs)
-        *parts = seen;
         t.function_count = t.functions.len() as u32;
         t.index_returns();
         t

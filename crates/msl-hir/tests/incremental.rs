@@ -99,10 +99,13 @@ fn body_edits_reparse_locally_and_agree_with_a_fresh_analysis() {
     for (from, to) in edits {
         current = current.replacen(from, to, 1);
         let (_, local_before) = analysis.db.parse_cache().unwrap().counts();
+        let items_before = msl_hir::item_tree(&analysis.db, unit).clone();
         analysis.set_file(&path, current.as_str().into());
         let incremental = analysis.diagnostics(unit, false);
         let (_, local_after) = analysis.db.parse_cache().unwrap().counts();
         assert_eq!(local_after, local_before + 1, "`{to}` was reparsed locally");
+        // the declarations did not change: the item tree is the previous one, not a copy
+        assert!(Arc::ptr_eq(&items_before, msl_hir::item_tree(&analysis.db, unit)), "after `{to}`");
 
         let mut fresh = Analysis::new(RootDatabase::default());
         let f = fresh.set_file(&path, current.as_str().into());
