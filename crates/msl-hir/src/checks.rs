@@ -640,41 +640,37 @@ impl Checker<'_> {
             }
             for (k, (param, arg)) in params.iter().zip(&args).enumerate() {
                 let target = self.resolve(param);
-                if let Ty::Pointer(t) = &target {
-                    if self.fit(&target, arg, locals) == Fit::No
-                        && let Some(ref source @ Ty::Pointer(ref s)) = self.expr_ty(arg, locals)
-                        && s.space == t.space
-                    {
-                        self.report(
-                            arg.syntax(),
-                            "E1702",
-                            format!("cannot pass a `{source}` as argument {} of `{name}`, a `{target}`", k + 1),
-                            Some("a pointer only converts to a pointer to the same type: cast it if the memory really holds that type".into()),
-                        );
-                        continue;
-                    }
-                    let (Some(space), Some(source)) = (t.space, self.pointer_space(arg, locals)) else { continue };
-                    let (space, source) = (space.keyword(), source.keyword());
-                    if source != space {
-                        self.report(
-                            arg.syntax(),
-                            "E1706",
-                            format!(
-                                "argument {} of `{name}` points into `{space}` memory, but this pointer points into `{source}` memory",
-                                k + 1
-                            ),
-                            Some(format!(
-                                "pointers keep their address space: take a `{source}` pointer in `{name}`, or copy the data"
-                            )),
-                        );
-                    }
-                    continue;
-                }
-                if !(target.is_numeric() || matches!(target, Ty::Struct(_))) {
+                // references bind rather than convert: not judged here
+                if matches!(target, Ty::Reference(_)) || self.fit(&target, arg, locals) != Fit::No {
                     continue;
                 }
                 let Some(source) = self.expr_ty(arg, locals) else { continue };
-                if self.converts(&target, &source) {
+                if let Ty::Pointer(t) = &target {
+                    match (t.space, self.pointer_space(arg, locals)) {
+                        (Some(space), Some(from)) if space != from => {
+                            let (space, from) = (space.keyword(), from.keyword());
+                            self.report(
+                                arg.syntax(),
+                                "E1706",
+                                format!(
+                                    "argument {} of `{name}` points into `{space}` memory, but this pointer points into `{from}` memory",
+                                    k + 1
+                                ),
+                                Some(format!(
+                                    "pointers keep their address space: take a `{from}` pointer in `{name}`, or copy the data"
+                                )),
+                            );
+                        }
+                        _ if matches!(&source, Ty::Pointer(s) if s.space == t.space) => {
+                            self.report(
+                                arg.syntax(),
+                                "E1702",
+                                format!("cannot pass a `{source}` as argument {} of `{name}`, a `{target}`", k + 1),
+                                Some("a pointer only converts to a pointer to the same type: cast it if the memory really holds that type".into()),
+                            );
+                        }
+                        _ => {}
+                    }
                     continue;
                 }
                 self.report(

@@ -95,9 +95,6 @@ pub struct Scope {
 /// global one) into `out`.
 fn collect_scopes(node: &GreenNodeData, path: &str, out: &mut FxHashMap<String, Scope>) {
     let kind = SyntaxKind::from(node.kind().0);
-    fn child_name(n: &GreenNodeData) -> Option<&str> {
-        n.children().filter_map(|c| c.into_node()).find(|c| is(c, SyntaxKind::NAME)).and_then(name_ident)
-    }
     let add = |out: &mut FxHashMap<String, Scope>, name: &str| {
         if !path.is_empty() {
             out.entry(path.to_string()).or_default().members.insert(name.to_string());
@@ -279,9 +276,7 @@ fn collect_names(node: &GreenNodeData, path: &str, t: &mut ItemTree) {
                         } else {
                             c.children().filter_map(|d| d.into_node()).find(|d| is(d, SyntaxKind::DECLARATOR))
                         };
-                        let name = declarator
-                            .and_then(|d| d.children().filter_map(|n| n.into_node()).find(|n| is(n, SyntaxKind::NAME)));
-                        if let Some(name) = name {
+                        if let Some(name) = declarator.and_then(name_node) {
                             match name_ident(name) {
                                 Some(n) if is_plain_name(name) => home(t, n),
                                 _ => all_names(name, &mut t.elsewhere),
@@ -327,8 +322,7 @@ fn collect_names(node: &GreenNodeData, path: &str, t: &mut ItemTree) {
                     },
                     SyntaxKind::ENUMERATOR_LIST if !scoped => {
                         for e in c.children().filter_map(|e| e.into_node()) {
-                            let name = e.children().filter_map(|n| n.into_node()).find(|n| is(n, SyntaxKind::NAME));
-                            match name.and_then(name_ident) {
+                            match child_name(e) {
                                 Some(n) if is(e, SyntaxKind::ENUMERATOR) => home(t, n),
                                 _ => all_names(e, &mut t.elsewhere),
                             }
@@ -340,7 +334,7 @@ fn collect_names(node: &GreenNodeData, path: &str, t: &mut ItemTree) {
         }
         SyntaxKind::USING_DIRECTIVE => {
             if let Some(target) = nodes().find(|c| is(c, SyntaxKind::PATH)) {
-                t.usings.entry(path.to_string()).or_default().push(green_text(target));
+                t.usings.entry(path.to_string()).or_default().push(compact(&SyntaxNode::new_root(target.to_owned())));
             }
         }
         SyntaxKind::USING_DECL => {
@@ -355,7 +349,7 @@ fn collect_names(node: &GreenNodeData, path: &str, t: &mut ItemTree) {
             }
         }
         SyntaxKind::NAMESPACE_ALIAS => {
-            if let Some(n) = nodes().find(|c| is(c, SyntaxKind::NAME)).and_then(name_ident) {
+            if let Some(n) = child_name(node) {
                 home(t, n);
                 t.namespace_aliases.insert(n.to_string());
             }
@@ -390,24 +384,6 @@ fn all_names_but_declared(node: &GreenNodeData, out: &mut FxHashSet<String>) {
             _ => all_names(c, out),
         }
     }
-}
-
-/// A node's tokens without trivia.
-fn green_text(node: &GreenNodeData) -> String {
-    let mut out = String::new();
-    let mut stack = vec![rowan::NodeOrToken::Node(node)];
-    while let Some(e) = stack.pop() {
-        match e {
-            rowan::NodeOrToken::Node(n) => {
-                let start = stack.len();
-                stack.extend(n.children());
-                stack[start..].reverse();
-            }
-            rowan::NodeOrToken::Token(tok) if !SyntaxKind::from(tok.kind().0).is_trivia() => out.push_str(tok.text()),
-            rowan::NodeOrToken::Token(_) => {}
-        }
-    }
-    out
 }
 
 /// A type as a declaration writes it: the type specifier, the qualifiers next to it and
@@ -800,8 +776,7 @@ impl ItemTree {
                     }
                 }
                 SyntaxKind::STRUCT | SyntaxKind::ENUM => {
-                    let name = node.children().find_map(|c| c.into_node().filter(|n| is(n, SyntaxKind::NAME)));
-                    if let Some(ident) = name.and_then(name_ident) {
+                    if let Some(ident) = child_name(node) {
                         t.types.insert(ident.to_string());
                         if SyntaxKind::from(node.kind().0) == SyntaxKind::ENUM {
                             t.enums.insert(ident.to_string());
@@ -857,9 +832,7 @@ impl ItemTree {
                     let name = node.children().filter_map(|c| c.into_node()).find_map(|c| {
                         match SyntaxKind::from(c.kind().0) {
                             SyntaxKind::NAME => Some(c),
-                            SyntaxKind::DECLARATOR => {
-                                c.children().filter_map(|d| d.into_node()).find(|d| is(d, SyntaxKind::NAME))
-                            }
+                            SyntaxKind::DECLARATOR => name_node(c),
                             _ => None,
                         }
                     });
@@ -1095,13 +1068,13 @@ fn is_plain_name(name: &GreenNodeData) -> bool {
 
 /// A class defined with a qualified name (`struct a::S { ... }`).
 pub(crate) fn is_qualified_definition(node: &GreenNodeData) -> bool {
-    node.children().filter_map(|c| c.into_node()).find(|c| is(c, SyntaxKind::NAME)).is_some_and(|n| !is_plain_name(n))
+    name_node(node).is_some_and(|n| !is_plain_name(n))
 }
 
 /// The name of a namespace definition, with every segment of a nested one
 /// (`namespace a::b {`): `a::b`.
 pub(crate) fn namespace_name(node: &GreenNodeData) -> Option<String> {
-    let name = node.children().filter_map(|c| c.into_node()).find(|c| is(c, SyntaxKind::NAME))?;
+    let name = name_node(node)?;
     let idents: Vec<&str> = name
         .children()
         .filter_map(|c| c.into_token())
@@ -1109,6 +1082,16 @@ pub(crate) fn namespace_name(node: &GreenNodeData) -> Option<String> {
         .map(|t| t.text())
         .collect();
     (!idents.is_empty()).then(|| idents.join("::"))
+}
+
+/// The `NAME` child of a node.
+fn name_node(node: &GreenNodeData) -> Option<&GreenNodeData> {
+    node.children().filter_map(|c| c.into_node()).find(|c| is(c, SyntaxKind::NAME))
+}
+
+/// The identifier a node's `NAME` child ends with.
+fn child_name(node: &GreenNodeData) -> Option<&str> {
+    name_node(node).and_then(name_ident)
 }
 
 /// The last identifier directly in a `NAME` node (for `S::f`, the `f`).

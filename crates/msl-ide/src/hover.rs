@@ -203,25 +203,11 @@ fn function_signature(f: &ast::Function) -> String {
     text
 }
 
-/// Splits at commas outside brackets.
+/// Splits at commas outside brackets, dropping an empty last piece.
 pub(crate) fn split_top_level(s: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut depth = 0i32;
-    let mut current = String::new();
-    for c in s.chars() {
-        match c {
-            '(' | '[' | '<' | '{' => depth += 1,
-            ')' | ']' | '>' | '}' => depth -= 1,
-            ',' if depth == 0 => {
-                out.push(std::mem::take(&mut current));
-                continue;
-            }
-            _ => {}
-        }
-        current.push(c);
-    }
-    if !current.trim().is_empty() {
-        out.push(current);
+    let mut out: Vec<String> = msl_stdlib::split_top_level(s).into_iter().map(str::to_string).collect();
+    if out.last().is_some_and(|l| l.trim().is_empty()) {
+        out.pop();
     }
     out
 }

@@ -35,22 +35,29 @@ fn split_signature(sig: &str) -> Option<(SigType<'_>, Vec<SigType<'_>>)> {
     if params.is_empty() || params == "void" {
         return Some((ret, Vec::new()));
     }
+    Some((ret, split_top_level(params).into_iter().map(param_type).collect()))
+}
+
+/// Splits a list at the commas outside brackets (`()`, `[]`, `<>`, `{}`), as in template
+/// arguments or parameter lists. The pieces are not trimmed; the last one is always there
+/// (`""` gives one empty piece).
+pub fn split_top_level(list: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut depth = 0i32;
     let mut start = 0;
-    for (i, c) in params.char_indices() {
+    for (i, c) in list.char_indices() {
         match c {
-            '<' | '(' => depth += 1,
-            '>' | ')' => depth -= 1,
+            '(' | '[' | '<' | '{' => depth += 1,
+            ')' | ']' | '>' | '}' => depth -= 1,
             ',' if depth == 0 => {
-                out.push(param_type(&params[start..i]));
+                out.push(&list[start..i]);
                 start = i + 1;
             }
             _ => {}
         }
     }
-    out.push(param_type(&params[start..]));
-    Some((ret, out))
+    out.push(&list[start..]);
+    out
 }
 
 /// A parameter's type: the declaration without its name.

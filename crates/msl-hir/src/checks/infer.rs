@@ -126,21 +126,7 @@ pub(super) fn visibility_of(declarator: &SyntaxNode) -> Option<Visibility> {
 fn split_template(text: &str) -> (&str, Vec<&str>) {
     let Some(open) = text.find('<') else { return (text, Vec::new()) };
     let Some(inner) = text[open + 1..].strip_suffix('>') else { return (text, Vec::new()) };
-    let mut args = Vec::new();
-    let mut depth = 0i32;
-    let mut start = 0;
-    for (i, c) in inner.char_indices() {
-        match c {
-            '<' | '(' => depth += 1,
-            '>' | ')' => depth -= 1,
-            ',' if depth == 0 => {
-                args.push(inner[start..i].trim());
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    args.push(inner[start..].trim());
+    let args = msl_stdlib::split_top_level(inner).into_iter().map(str::trim).collect();
     (&text[..open], args)
 }
 
