@@ -47,21 +47,10 @@ pub fn run(args: &[String]) -> Result<u8, String> {
     let lines = text.lines().count();
     let warm = parse_file(id, &vfs, &cfg);
     let unit_bytes: usize = warm.files().iter().filter(|f| !f.is_virtual).map(|f| f.text.len()).sum();
-    let lex = time(iterations, || {
-        std::hint::black_box(lexer::lex(&text));
-    });
-    let prep = time(iterations, || {
-        std::hint::black_box(pp::preprocess(id, &vfs, &cfg));
-    });
-    // parse latency: the result is kept, and freed outside the timed region
-    let mut kept = Vec::with_capacity(iterations + 1);
-    let full = time(iterations, || {
-        kept.push(parse_file(id, &vfs, &cfg));
-    });
-    let start = Instant::now();
-    let n = kept.len() as u32;
-    drop(kept);
-    let free = start.elapsed() / n;
+    let lex = time(iterations, || lexer::lex(&text));
+    let prep = time(iterations, || pp::preprocess(id, &vfs, &cfg));
+    let full = time(iterations, || parse_file(id, &vfs, &cfg));
+    let free = time(iterations, || drop(parse_file(id, &vfs, &cfg))).0.saturating_sub(full.0);
     println!(
         "ggml-metal.metal: {lines} lines, {:.0} KB with headers; lex {} | lex+preprocess {} | lex+preprocess+parse+tree {} (median of {iterations}; min {}); freeing a tree {}",
         unit_bytes as f64 / 1e3,
@@ -90,16 +79,12 @@ pub fn run(args: &[String]) -> Result<u8, String> {
     let mut best = Duration::MAX;
     for _ in 0..passes {
         let mut elapsed = Duration::ZERO;
-        // in batches, so that freeing is outside the timed region without holding
-        // every tree of the corpus at once
-        for (chunk_units, chunk_ids) in units.chunks(500).zip(ids.chunks(500)) {
-            let mut kept = Vec::with_capacity(chunk_units.len());
+        // each tree is freed outside the timed region (as in `time`)
+        for (u, id) in units.iter().zip(&ids) {
             let start = Instant::now();
-            for (u, id) in chunk_units.iter().zip(chunk_ids) {
-                kept.push(parse_file(*id, &vfs, &u.config));
-            }
+            let p = std::hint::black_box(parse_file(*id, &vfs, &u.config));
             elapsed += start.elapsed();
-            drop(kept);
+            drop(p);
         }
         best = best.min(elapsed);
     }
@@ -149,20 +134,16 @@ fn checker_bench(
     let (a, unit) = fresh();
     let count = a.diagnostics(unit, false).len();
     let functions = msl_hir::functions(&a.db, unit).len();
-    let mut kept = Vec::new();
     let full = time(iterations, || {
         let (a, unit) = fresh();
         std::hint::black_box(a.diagnostics(unit, false));
-        kept.push(a);
+        a
     });
-    drop(kept);
-    let mut kept = Vec::new();
     let one_thread = time(iterations, || {
         let (a, unit) = fresh_with(false);
         std::hint::black_box(a.diagnostics(unit, false));
-        kept.push(a);
+        a
     });
-    drop(kept);
 
     // the edit: a space after the `{` of the body of the function in the middle of the file
     let text = files.iter().find(|(p, _)| p.as_path() == path).map(|(_, t)| t.clone()).ok_or("no main text")?;
@@ -216,13 +197,18 @@ fn checker_bench(
 }
 
 /// Median and minimum of `n` runs.
-fn time(n: usize, mut f: impl FnMut()) -> (Duration, Duration) {
-    f();
+/// Median and minimum of `n` runs of `f` (after one warm-up run). Each result is dropped
+/// after the clock stops, so that freeing is not timed and the next run reuses the memory,
+/// as a long-running server does.
+fn time<T>(n: usize, mut f: impl FnMut() -> T) -> (Duration, Duration) {
+    drop(f());
     let mut v: Vec<Duration> = (0..n)
         .map(|_| {
             let s = Instant::now();
-            f();
-            s.elapsed()
+            let out = std::hint::black_box(f());
+            let elapsed = s.elapsed();
+            drop(out);
+            elapsed
         })
         .collect();
     v.sort();

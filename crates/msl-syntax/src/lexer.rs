@@ -60,8 +60,20 @@ fn is_ident_start(b: u8) -> bool {
     b.is_ascii_alphabetic() || b == b'_' || b == b'$'
 }
 
+/// Bytes that continue an identifier, as a table (the lexer's innermost loop).
+static IDENT_CONTINUE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
+        b += 1;
+    }
+    t
+};
+
 fn is_ident_continue(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b == b'$'
+    IDENT_CONTINUE[b as usize]
 }
 
 impl<'a> Lexer<'a> {
@@ -199,6 +211,9 @@ impl<'a> Lexer<'a> {
     }
 
     fn ident_or_prefixed_literal(&mut self, start: usize) {
+        while self.pos < self.bytes.len() && is_ident_continue(self.bytes[self.pos]) {
+            self.pos += 1;
+        }
         loop {
             match self.bytes.get(self.pos) {
                 Some(&b) if is_ident_continue(b) => self.pos += 1,
@@ -431,53 +446,64 @@ fn memchr_pair(hay: &[u8], a: u8, b: u8) -> Option<usize> {
 /// Decides whether a preprocessing number is an integer or a floating literal, and checks
 /// its digits and suffix. MSL adds `h`/`H` (half) and `bf`/`BF` (bfloat) float suffixes.
 pub fn classify_number(text: &str) -> Result<SyntaxKind, (SyntaxKind, String)> {
-    let clean: String = text.chars().filter(|&c| c != '\'').collect();
-    let lower = clean.to_ascii_lowercase();
-    let (radix, body) = if let Some(hex) = lower.strip_prefix("0x") {
-        (16, hex)
-    } else if let Some(bin) = lower.strip_prefix("0b") {
-        (2, bin)
+    // the digits without separators, lowercased (numbers are ASCII: see `Lexer::number`)
+    let mut buf = [0u8; 64];
+    let heap: Vec<u8>;
+    let lower: &[u8] = if text.len() <= buf.len() {
+        let mut n = 0;
+        for &b in text.as_bytes() {
+            if b != b'\'' {
+                buf[n] = b.to_ascii_lowercase();
+                n += 1;
+            }
+        }
+        &buf[..n]
     } else {
-        (10, &lower[..])
+        heap = text.bytes().filter(|&b| b != b'\'').map(|b| b.to_ascii_lowercase()).collect();
+        &heap
     };
-    // split mantissa / exponent / suffix
-    let digit_ok = |c: char| match radix {
+    let (radix, body) = match lower {
+        [b'0', b'x', rest @ ..] => (16, rest),
+        [b'0', b'b', rest @ ..] => (2, rest),
+        _ => (10, lower),
+    };
+    let digit_ok = |c: u8| match radix {
         16 => c.is_ascii_hexdigit(),
-        2 => c == '0' || c == '1',
         _ => c.is_ascii_digit(),
     };
-    let bytes: Vec<char> = body.chars().collect();
     let mut i = 0;
     let mut has_dot = false;
     let mut has_exp = false;
     let mut digits = 0;
-    while i < bytes.len() {
-        let c = bytes[i];
-        if digit_ok(c) || (radix == 2 && c.is_ascii_digit()) {
+    while i < body.len() {
+        let c = body[i];
+        if digit_ok(c) {
             digits += 1;
             i += 1;
-        } else if c == '.' && !has_dot && radix != 2 {
+        } else if c == b'.' && !has_dot && radix != 2 {
             has_dot = true;
             i += 1;
         } else {
             break;
         }
     }
-    if (radix == 10 && i < bytes.len() && bytes[i] == 'e') || (radix == 16 && i < bytes.len() && bytes[i] == 'p') {
+    if (radix == 10 && body.get(i) == Some(&b'e')) || (radix == 16 && body.get(i) == Some(&b'p')) {
         has_exp = true;
         i += 1;
-        if i < bytes.len() && (bytes[i] == '+' || bytes[i] == '-') {
+        if matches!(body.get(i), Some(b'+' | b'-')) {
             i += 1;
         }
         let exp_start = i;
-        while i < bytes.len() && bytes[i].is_ascii_digit() {
+        while i < body.len() && body[i].is_ascii_digit() {
             i += 1;
         }
         if i == exp_start {
             return Err((FLOAT_NUMBER, format!("exponent has no digits in `{text}`")));
         }
     }
-    let suffix: String = bytes[i..].iter().collect();
+    let suffix = &body[i..];
+    // the suffix as written (the separators are all before it)
+    let written_suffix = || text.get(text.len().saturating_sub(suffix.len())..).unwrap_or(text);
     let is_float = has_dot || has_exp;
     if radix == 16 && has_dot && !has_exp {
         return Err((FLOAT_NUMBER, format!("hexadecimal floating literal `{text}` needs a `p` exponent")));
@@ -489,25 +515,23 @@ pub fn classify_number(text: &str) -> Result<SyntaxKind, (SyntaxKind, String)> {
         return Err((FLOAT_NUMBER, format!("invalid number `{text}`")));
     }
     if is_float {
-        return match suffix.as_str() {
-            "" | "f" | "h" | "l" | "bf" => Ok(FLOAT_NUMBER),
-            _ => Err((
-                FLOAT_NUMBER,
-                format!("invalid suffix `{}` on floating literal", &text[text.len() - suffix.len()..]),
-            )),
+        return match suffix {
+            b"" | b"f" | b"h" | b"l" | b"bf" => Ok(FLOAT_NUMBER),
+            _ => Err((FLOAT_NUMBER, format!("invalid suffix `{}` on floating literal", written_suffix()))),
         };
     }
-    if radix == 10 && lower.len() > 1 && lower.starts_with('0') {
-        // octal
-        if let Some(bad) = lower[..lower.len() - suffix.len()].chars().find(|c| *c == '8' || *c == '9') {
-            return Err((INT_NUMBER, format!("invalid digit `{bad}` in octal constant")));
-        }
+    if radix == 10
+        && lower.len() > 1
+        && lower[0] == b'0'
+        && let Some(&bad) = lower[..lower.len() - suffix.len()].iter().find(|&&c| c == b'8' || c == b'9')
+    {
+        return Err((INT_NUMBER, format!("invalid digit `{}` in octal constant", bad as char)));
     }
-    match suffix.as_str() {
-        "" | "u" | "l" | "ul" | "lu" | "ll" | "ull" | "llu" | "z" | "uz" | "zu" => Ok(INT_NUMBER),
+    match suffix {
+        b"" | b"u" | b"l" | b"ul" | b"lu" | b"ll" | b"ull" | b"llu" | b"z" | b"uz" | b"zu" => Ok(INT_NUMBER),
         // `1f`, `2h` are accepted by the Metal compiler as floating literals
-        "f" | "h" | "bf" if radix == 10 => Ok(FLOAT_NUMBER),
-        _ => Err((INT_NUMBER, format!("invalid suffix `{}` on integer literal", &text[text.len() - suffix.len()..]))),
+        b"f" | b"h" | b"bf" if radix == 10 => Ok(FLOAT_NUMBER),
+        _ => Err((INT_NUMBER, format!("invalid suffix `{}` on integer literal", written_suffix()))),
     }
 }
 

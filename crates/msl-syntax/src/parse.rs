@@ -7,7 +7,9 @@ use std::sync::Arc;
 use rowan::{GreenNode, GreenToken, NodeOrToken};
 use rustc_hash::FxHashMap;
 
-use crate::parser::{BodyStart, ErrorAt, Event, OwnedScopeOp, parse_events};
+use crate::parser::{
+    BodyStart, Chunk, ErrorAt, Event, HAND_OFF_EVENTS, OwnedScopeOp, Parser, parse_events, parse_events_streaming,
+};
 use crate::pp::{self, ARENA, NO_CALL, Preprocessed};
 use crate::{FileId, FileResolver, PpConfig, Severity, SyntaxKind, SyntaxNode, SyntaxToken, TextRange, TextSize, Vfs};
 
@@ -98,8 +100,30 @@ pub fn parse_text(text: &str, config: &PpConfig) -> Parse {
     parse_file(id, &vfs, config)
 }
 
+/// Units with at least this many pieces build their tree on a second thread while the
+/// parser runs (below it, starting the thread costs more than it saves).
+const PIPELINE_PIECES: usize = 20_000;
+
 fn build(pp: Preprocessed) -> Parse {
-    let (events, mut parser) = parse_events(&pp);
+    let pipelined = (pp.pieces.len() >= PIPELINE_PIECES).then_some(HAND_OFF_EVENTS);
+    build_with(pp, pipelined)
+}
+
+/// `pipelined`: build the tree on two threads, from runs of this many events (at least).
+fn build_with(pp: Preprocessed, pipelined: Option<usize>) -> Parse {
+    let (parser, green, piece_starts, error_events) =
+        match if let Some(chunk_events) = pipelined { build_pipelined(&pp, chunk_events) } else { None } {
+            Some(done) => done,
+            None => {
+                let (mut events, parser) = parse_events(&pp);
+                let mut b = TreeBuilder::new(&pp);
+                let mut error_events = Vec::new();
+                b.feed(&mut events, &mut error_events);
+                let (green, piece_starts) = b.into_tree();
+                (parser, green, piece_starts, error_events)
+            }
+        };
+    let mut parser = parser;
     let state = ParseState {
         scope_log: parser.scopes.owned_log(),
         bodies: std::mem::take(&mut parser.bodies),
@@ -109,7 +133,7 @@ fn build(pp: Preprocessed) -> Parse {
     let token_pieces: Vec<u32> = (0..parser.token_count()).map(|t| parser.piece_of(t)).collect();
     let errors = std::mem::take(&mut parser.errors);
     drop(parser);
-    let (green, piece_starts, parse_diagnostics) = build_tree(&pp, events, &token_pieces, errors);
+    let parse_diagnostics = locate_errors(&pp, error_events, &token_pieces, errors);
     let mut diagnostics: Vec<Diagnostic> = pp.diagnostics.iter().map(Diagnostic::from_pp).collect();
     diagnostics.extend(parse_diagnostics);
     Parse {
@@ -119,6 +143,130 @@ fn build(pp: Preprocessed) -> Parse {
         diagnostics,
         state: Some(Arc::new(state)),
         file_pieces: Default::default(),
+    }
+}
+
+/// The tree built by two threads: the parser hands runs of finished top-level
+/// declarations to a queue, and a second thread builds their subtrees while the parse goes
+/// on; once the parse is done, this thread builds from the queue too. The runs' subtrees
+/// become the root's children in order. `None` if no thread could be started.
+#[allow(clippy::type_complexity)]
+fn build_pipelined(pp: &Preprocessed, chunk_events: usize) -> Option<(Parser<'_>, GreenNode, Vec<u32>, Vec<u32>)> {
+    let queue = Arc::new(ChunkQueue::default());
+    let (parser, rest, mut built) = std::thread::scope(|s| {
+        let worker = std::thread::Builder::new().name("msl-tree".into()).spawn_scoped(s, || queue.work(pp)).ok()?;
+        let sink = queue.clone();
+        // closes the queue however the parse ends, so that the builder thread never
+        // waits for runs that will not come
+        let closer = CloseOnDrop(&queue);
+        let (parser, rest) = parse_events_streaming(pp, chunk_events, Box::new(move |chunk| sink.push(chunk)));
+        drop(closer);
+        let mut built = queue.work(pp);
+        built.extend(worker.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
+        Some((parser, rest, built))
+    })?;
+    built.sort_unstable_by_key(|b| b.index);
+    // the root's trailing trivia (and whatever the parser left)
+    let mut tail = TreeBuilder::new(pp);
+    tail.resume_at(rest);
+    tail.emit_rest();
+    let (tail_children, tail_starts, tail_len) = tail.take_chunk();
+
+    let mut children = Vec::with_capacity(built.iter().map(|b| b.children.len()).sum::<usize>() + tail_children.len());
+    let mut piece_starts = Vec::with_capacity(pp.pieces.len());
+    let mut error_events = Vec::new();
+    let mut offset = 0u32;
+    for b in built {
+        children.extend(b.children);
+        piece_starts.extend(b.piece_starts.iter().map(|s| s + offset));
+        offset += b.text_len;
+        error_events.extend(b.errors);
+    }
+    children.extend(tail_children);
+    piece_starts.extend(tail_starts.iter().map(|s| s + offset));
+    piece_starts.resize(pp.pieces.len(), offset + tail_len);
+    let green = GreenNode::new(SyntaxKind::SOURCE_FILE.into(), children);
+    Some((parser, green, piece_starts, error_events))
+}
+
+/// The runs of events waiting for a tree builder (see [`build_pipelined`]).
+#[derive(Default)]
+struct ChunkQueue {
+    state: std::sync::Mutex<Waiting>,
+    ready: std::sync::Condvar,
+}
+
+#[derive(Default)]
+struct Waiting {
+    /// Runs not yet taken, with their place in the unit.
+    runs: std::collections::VecDeque<(usize, Chunk)>,
+    /// Runs pushed so far.
+    pushed: usize,
+    /// The parse is over: no more runs will come.
+    closed: bool,
+}
+
+struct CloseOnDrop<'q>(&'q ChunkQueue);
+
+impl Drop for CloseOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.close();
+    }
+}
+
+/// The subtrees built from one run of events.
+struct BuiltChunk {
+    index: usize,
+    children: Vec<NodeOrToken<GreenNode, GreenToken>>,
+    /// The tree offset of each piece the run covers, from the start of the run.
+    piece_starts: Vec<u32>,
+    text_len: u32,
+    errors: Vec<u32>,
+}
+
+impl ChunkQueue {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Waiting> {
+        // a panic while holding the lock leaves the queue itself consistent
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn push(&self, chunk: Chunk) {
+        let mut st = self.lock();
+        let index = st.pushed;
+        st.pushed += 1;
+        st.runs.push_back((index, chunk));
+        self.ready.notify_one();
+    }
+
+    fn close(&self) {
+        self.lock().closed = true;
+        self.ready.notify_all();
+    }
+
+    /// Builds runs from the queue until it is closed and empty.
+    fn work(&self, pp: &Preprocessed) -> Vec<BuiltChunk> {
+        let mut b = TreeBuilder::new(pp);
+        let mut out = Vec::new();
+        loop {
+            let next = {
+                let mut st = self.lock();
+                loop {
+                    if let Some(next) = st.runs.pop_front() {
+                        break Some(next);
+                    }
+                    if st.closed {
+                        break None;
+                    }
+                    st = self.ready.wait(st).unwrap_or_else(|e| e.into_inner());
+                }
+            };
+            let Some((index, mut chunk)) = next else { return out };
+            b.resume_at((chunk.piece, chunk.split_off));
+            let mut errors = Vec::new();
+            b.feed(&mut chunk.events, &mut errors);
+            let (children, piece_starts, text_len) = b.take_chunk();
+            out.push(BuiltChunk { index, children, piece_starts, text_len, errors });
+        }
     }
 }
 
@@ -145,55 +293,27 @@ impl Diagnostic {
 /// piece's offset in the tree and the syntax errors located in files.
 pub(crate) fn build_tree(
     pp: &Preprocessed,
-    events: Vec<Event>,
+    mut events: Vec<Event>,
     token_pieces: &[u32],
     parse_errors: Vec<(String, ErrorAt)>,
 ) -> (GreenNode, Vec<u32>, Vec<Diagnostic>) {
-    let mut b = TreeBuilder {
-        pp,
-        builder: Builder::default(),
-        piece: 0,
-        split_off: 0,
-        offset: 0,
-        piece_starts: vec![0; pp.pieces.len()],
-        depth: 0,
-    };
-    let mut errors: Vec<u32> = Vec::new();
-    let mut events = events;
-    let mut forward: Vec<SyntaxKind> = Vec::new();
-    for i in 0..events.len() {
-        match std::mem::replace(&mut events[i], Event::Tombstone) {
-            Event::Start { kind, forward_parent } => {
-                forward.push(kind);
-                let mut idx = i;
-                let mut fp = forward_parent;
-                while let Some(delta) = fp {
-                    idx += delta as usize;
-                    fp = match std::mem::replace(&mut events[idx], Event::Tombstone) {
-                        Event::Start { kind, forward_parent } => {
-                            forward.push(kind);
-                            forward_parent
-                        }
-                        _ => None,
-                    };
-                }
-                for kind in forward.drain(..).rev() {
-                    b.start(kind);
-                }
-            }
-            Event::Finish => b.finish(),
-            Event::Token { kind } => b.token(kind, None),
-            Event::SplitToken { kind, len } => b.token(kind, Some(len)),
-            Event::Error(i) => errors.push(i),
-            Event::Tombstone => {}
-        }
-    }
-    let piece_starts = std::mem::take(&mut b.piece_starts);
-    let green = b.builder.finish();
+    let mut b = TreeBuilder::new(pp);
+    let mut error_events = Vec::new();
+    b.feed(&mut events, &mut error_events);
+    let (green, piece_starts) = b.into_tree();
+    (green, piece_starts, locate_errors(pp, error_events, token_pieces, parse_errors))
+}
 
+/// The syntax errors the events refer to (in event order), located in files.
+fn locate_errors(
+    pp: &Preprocessed,
+    error_events: Vec<u32>,
+    token_pieces: &[u32],
+    parse_errors: Vec<(String, ErrorAt)>,
+) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
     let mut parse_errors: Vec<Option<(String, ErrorAt)>> = parse_errors.into_iter().map(Some).collect();
-    for i in errors {
+    for i in error_events {
         let Some((msg, at)) = parse_errors.get_mut(i as usize).and_then(Option::take) else { continue };
         let (file, range) = match at {
             ErrorAt::Token(t) => piece_location(pp, token_pieces.get(t as usize).copied()),
@@ -204,7 +324,7 @@ pub(crate) fn build_tree(
         };
         diagnostics.push(Diagnostic { file, range, severity: Severity::Error, code: "E0100", message: msg });
     }
-    (green, piece_starts, diagnostics)
+    diagnostics
 }
 
 /// The file location to report for a piece.
@@ -242,16 +362,24 @@ impl<'t> Builder<'t> {
         self.stack.push((kind, self.children.len()));
     }
 
-    fn token(&mut self, kind: SyntaxKind, text: &'t str) {
+    /// A token whose text is the fixed spelling of its kind (punctuation, keywords).
+    fn fixed_token(&mut self, kind: SyntaxKind) {
         let k = kind as usize;
-        if (kind.is_punct() || kind.is_keyword()) && kind.text() == Some(text) {
-            if self.fixed.len() <= k {
-                self.fixed.resize(k + 1, None);
-            }
-            let tok = self.fixed[k].get_or_insert_with(|| GreenToken::new(kind.into(), text)).clone();
-            self.children.push(NodeOrToken::Token(tok));
-            return;
+        if self.fixed.len() <= k {
+            self.fixed.resize(k + 1, None);
         }
+        let tok = match &self.fixed[k] {
+            Some(t) => t.clone(),
+            None => {
+                let t = GreenToken::new(kind.into(), kind.text().unwrap_or_default());
+                self.fixed[k] = Some(t.clone());
+                t
+            }
+        };
+        self.children.push(NodeOrToken::Token(tok));
+    }
+
+    fn token(&mut self, kind: SyntaxKind, text: &'t str) {
         // runs of spaces (indentation) are a quarter of all tokens: by length, no hashing
         if kind == SyntaxKind::WHITESPACE && text.len() <= 64 && text.bytes().all(|b| b == b' ') {
             if self.spaces.is_empty() {
@@ -297,9 +425,87 @@ struct TreeBuilder<'a> {
     offset: u32,
     piece_starts: Vec<u32>,
     depth: u32,
+    /// Scratch space for a start event and the ones it forwards to.
+    forward: Vec<SyntaxKind>,
 }
 
-impl TreeBuilder<'_> {
+impl<'a> TreeBuilder<'a> {
+    fn new(pp: &'a Preprocessed) -> TreeBuilder<'a> {
+        TreeBuilder {
+            pp,
+            builder: Builder::default(),
+            piece: 0,
+            split_off: 0,
+            offset: 0,
+            piece_starts: Vec::with_capacity(pp.pieces.len()),
+            depth: 0,
+            forward: Vec::new(),
+        }
+    }
+
+    /// Starts a run of top-level declarations at `(piece, split_off)`, inside the root.
+    fn resume_at(&mut self, (piece, split_off): (u32, u32)) {
+        self.piece = piece as usize;
+        self.split_off = split_off;
+        self.offset = 0;
+        self.depth = 1;
+        self.piece_starts.clear();
+    }
+
+    /// Emits every piece left, as children of the root.
+    fn emit_rest(&mut self) {
+        while self.piece < self.pp.pieces.len() {
+            let kind = self.pp.pieces[self.piece].kind;
+            self.emit(kind, None);
+        }
+    }
+
+    /// The root's children built since [`TreeBuilder::resume_at`], the tree offsets of the
+    /// pieces they cover (from the start of the run), and their text length.
+    fn take_chunk(&mut self) -> (Vec<NodeOrToken<GreenNode, GreenToken>>, Vec<u32>, u32) {
+        self.builder.stack.clear();
+        (std::mem::take(&mut self.builder.children), std::mem::take(&mut self.piece_starts), self.offset)
+    }
+
+    /// Builds the nodes and tokens of `events` (consuming their forward parents), and
+    /// notes the parser errors they refer to.
+    fn feed(&mut self, events: &mut [Event], errors: &mut Vec<u32>) {
+        for i in 0..events.len() {
+            match events[i] {
+                Event::Start { kind, forward_parent } => {
+                    self.forward.push(kind);
+                    let mut idx = i;
+                    let mut fp = forward_parent;
+                    while let Some(delta) = fp {
+                        idx += delta as usize;
+                        fp = match events.get_mut(idx).map(|e| std::mem::replace(e, Event::Tombstone)) {
+                            Some(Event::Start { kind, forward_parent }) => {
+                                self.forward.push(kind);
+                                forward_parent
+                            }
+                            _ => None,
+                        };
+                    }
+                    while let Some(kind) = self.forward.pop() {
+                        self.start(kind);
+                    }
+                }
+                Event::Finish => self.finish(),
+                Event::Token { kind } => self.token(kind, None),
+                Event::SplitToken { kind, len } => self.token(kind, Some(len)),
+                Event::Error(i) => errors.push(i),
+                Event::Tombstone => {}
+            }
+        }
+    }
+
+    /// The tree, and the tree offset of each piece.
+    fn into_tree(mut self) -> (GreenNode, Vec<u32>) {
+        // pieces no event reached (there are none unless the events are cut short)
+        self.piece_starts.resize(self.pp.pieces.len(), self.offset);
+        (self.builder.finish(), self.piece_starts)
+    }
+
     fn start(&mut self, kind: SyntaxKind) {
         if self.depth > 0 {
             self.flush_trivia();
@@ -309,7 +515,7 @@ impl TreeBuilder<'_> {
     }
 
     fn finish(&mut self) {
-        self.depth -= 1;
+        self.depth = self.depth.saturating_sub(1);
         if self.depth == 0 {
             // everything left belongs to the root
             while self.piece < self.pp.pieces.len() {
@@ -336,22 +542,32 @@ impl TreeBuilder<'_> {
 
     fn emit(&mut self, kind: SyntaxKind, len: Option<u32>) {
         let piece = &self.pp.pieces[self.piece];
-        let text = &self.pp.text(piece)[self.split_off as usize..];
         if self.split_off == 0 {
-            self.piece_starts[self.piece] = self.offset;
+            self.piece_starts.push(self.offset);
         }
-        let text = match len {
-            Some(n) if (n as usize) < text.len() => {
+        let start = self.split_off;
+        let rest = piece.len - start;
+        let n = match len {
+            Some(n) if n < rest => {
                 self.split_off += n;
-                &text[..n as usize]
+                n
             }
             _ => {
                 self.piece += 1;
                 self.split_off = 0;
-                text
+                rest
             }
         };
-        self.offset += text.len() as u32;
+        self.offset += n;
+        // Punctuation and keywords are lexed from their exact spelling, and the parser
+        // only changes a token's kind to IDENT or splits `>`s off a token: a punctuation
+        // or keyword kind of the right length has its fixed text.
+        if (kind.is_punct() || kind.is_keyword()) && kind.text().is_some_and(|t| t.len() == n as usize) {
+            debug_assert_eq!(kind.text(), Some(&self.pp.text(piece)[start as usize..(start + n) as usize]));
+            self.builder.fixed_token(kind);
+            return;
+        }
+        let text = &self.pp.text(piece)[start as usize..(start + n) as usize];
         self.builder.token(kind, text);
     }
 }
@@ -569,4 +785,69 @@ pub fn debug_dump(node: &SyntaxNode) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn both_ways(text: &str) {
+        let vfs = Vfs::new();
+        let id = vfs.add_file(Path::new("input.metal"), text);
+        let config = PpConfig::default();
+        let one = build_with(pp::preprocess(id, &vfs, &config), None);
+        // runs as large as a real parse hands off, and one run per declaration
+        for chunk_events in [HAND_OFF_EVENTS, 1] {
+            let two = build_with(pp::preprocess(id, &vfs, &config), Some(chunk_events));
+            assert_eq!(one.green, two.green, "the trees differ");
+            assert_eq!(one.piece_starts, two.piece_starts, "the piece offsets differ");
+            assert_eq!(one.diagnostics, two.diagnostics, "the diagnostics differ");
+            assert_eq!(one.state.as_ref().map(|s| &s.bodies), two.state.as_ref().map(|s| &s.bodies));
+        }
+    }
+
+    /// The text repeated until it is long enough to be handed off in several runs.
+    fn repeated(text: &str) -> String {
+        let mut out = String::new();
+        while out.len() < 120_000 {
+            out.push_str(text);
+            out.push('\n');
+        }
+        out
+    }
+
+    #[test]
+    fn two_threads_build_the_same_tree_as_one() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
+        let mut files = Vec::new();
+        for dir in ["syntax/ok", "syntax/err", "check", "reparse"] {
+            let Ok(entries) = std::fs::read_dir(root.join(dir)) else { continue };
+            for e in entries.flatten() {
+                if e.path().extension().is_some_and(|x| x == "metal") {
+                    files.push(e.path());
+                }
+            }
+        }
+        assert!(files.len() > 20, "fixtures not found under {}", root.display());
+        for f in files {
+            let text = std::fs::read_to_string(&f).unwrap_or_default();
+            both_ways(&repeated(&text));
+        }
+    }
+
+    #[test]
+    fn runs_may_start_inside_a_split_token() {
+        // declarations that end after the first `>` of a `>>`, stray closers between
+        // declarations, an unclosed brace at the end, and trailing trivia
+        let text = "template <typename T> struct A { T v; };\n\
+                    A<A<int>> a;\n\
+                    A<int>> b;\n\
+                    >> ;\n\
+                    template <typename T> using B = A<A<T>>;\n\
+                    ]] }\n\
+                    #define M(x) A<A<x>>\n\
+                    M(float) c; // trailing\n";
+        both_ways(&repeated(text));
+        both_ways(&format!("{}void f() {{ A<A<int>> x;\n  // open\n", repeated(text)));
+    }
 }

@@ -8,15 +8,20 @@ use super::{Parser, attrs, exprs, stmts};
 use crate::SyntaxKind::*;
 
 pub(crate) fn source_file(p: &mut Parser<'_>) {
-    let m = p.start();
+    // when streaming, the receiver of the events opens and closes the root
+    let m = (!p.streaming()).then(|| p.start());
     while !p.at_eof() {
         let before = p.pos();
         declaration(p, DeclCtx::Namespace);
         if p.pos() == before {
             top_level_junk(p);
         }
+        // no node is open here
+        p.hand_off_events(false);
     }
-    m.complete(p, SOURCE_FILE);
+    if let Some(m) = m {
+        m.complete(p, SOURCE_FILE);
+    }
 }
 
 /// Something that cannot start a declaration at namespace scope: report it once and skip

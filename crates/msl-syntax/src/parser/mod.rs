@@ -67,7 +67,7 @@ pub(crate) struct Parser<'a> {
     /// Index of the piece each token comes from.
     pieces: Vec<u32>,
     flags: Vec<u8>,
-    /// Bytes already split off the front of a token (by `>>` splitting).
+    /// Bytes already split off the front of a token (by `>>` splitting), in token order.
     split: Vec<(u32, u32)>,
     pos: usize,
     /// Look-aheads since the last consumed token: a guard against a parser that stops
@@ -93,6 +93,22 @@ pub(crate) struct Parser<'a> {
     pub(crate) peeked_past_end: std::cell::Cell<bool>,
     /// The step limit stopped the parse.
     pub(crate) was_stuck: bool,
+    /// Where finished top-level declarations' events go while the parse goes on (see
+    /// [`parse_events_streaming`]); `None` keeps every event in `events`.
+    sink: Option<Box<dyn FnMut(Chunk)>>,
+    /// Where the events not yet handed off start: a piece, and the bytes of it that
+    /// earlier events took (after a split `>>`).
+    chunk_start: (u32, u32),
+    /// Events handed off at a time while streaming (at least).
+    chunk_events: usize,
+}
+
+/// A run of whole top-level declarations' events, and the place in the pieces where its
+/// first event starts (see [`Parser::boundary`]).
+pub(crate) struct Chunk {
+    pub(crate) events: Vec<Event>,
+    pub(crate) piece: u32,
+    pub(crate) split_off: u32,
 }
 
 /// The parser's state at the `{` of a function body.
@@ -210,6 +226,45 @@ impl<'a> Parser<'a> {
             bodies: Vec::new(),
             peeked_past_end: std::cell::Cell::new(false),
             was_stuck: false,
+            sink: None,
+            chunk_start: (0, 0),
+            chunk_events: HAND_OFF_EVENTS,
+        }
+    }
+
+    /// Where the pieces not yet covered by a token start, between two declarations: just
+    /// after the previous token's piece, or inside the current token's piece when the
+    /// previous declaration took the first `>` of it.
+    pub(crate) fn boundary(&self) -> (u32, u32) {
+        if let (Some(&(t, n)), Some(&piece)) = (self.split.last(), self.pieces.get(self.pos))
+            && t as usize == self.pos
+        {
+            return (piece, n);
+        }
+        match self.pos.checked_sub(1).and_then(|t| self.pieces.get(t)) {
+            Some(&piece) => (piece + 1, 0),
+            None => (0, 0),
+        }
+    }
+
+    /// Whether events are handed off as declarations finish: the parse then has no
+    /// `SOURCE_FILE` node of its own (the tree builder opens and closes it).
+    pub(crate) fn streaming(&self) -> bool {
+        self.sink.is_some()
+    }
+
+    /// Between two top-level declarations, where no node is open: hands the events so far
+    /// to the sink once there are enough of them to be worth a message.
+    pub(crate) fn hand_off_events(&mut self, last: bool) {
+        let at_least = if last { 1 } else { self.chunk_events.max(1) };
+        if self.sink.is_none() || self.events.len() < at_least {
+            return;
+        }
+        let next = self.boundary();
+        if let Some(sink) = &mut self.sink {
+            let events = std::mem::replace(&mut self.events, Vec::with_capacity(self.chunk_events + 1024));
+            let (piece, split_off) = std::mem::replace(&mut self.chunk_start, next);
+            sink(Chunk { events, piece, split_off });
         }
     }
 
@@ -270,9 +325,15 @@ impl<'a> Parser<'a> {
         match self.pieces.get(i) {
             Some(&p) => {
                 let text = self.pp.text(&self.pp.pieces[p as usize]);
-                match self.split.iter().find(|(t, _)| *t as usize == i) {
-                    Some((_, off)) => &text[*off as usize..],
-                    None => text,
+                // `split` is in token order (the parser never goes back)
+                match self.split.last() {
+                    Some(&(last, _)) if last as usize >= i => {
+                        match self.split.binary_search_by_key(&(i as u32), |&(t, _)| t) {
+                            Ok(k) => &text[self.split[k].1 as usize..],
+                            Err(_) => text,
+                        }
+                    }
+                    _ => text,
                 }
             }
             None => {
@@ -360,10 +421,9 @@ impl<'a> Parser<'a> {
         };
         self.events.push(Event::SplitToken { kind: R_ANGLE, len: 1 });
         self.kinds[self.pos] = rest;
-        let prev = self.split.iter().position(|(t, _)| *t as usize == self.pos);
-        match prev {
-            Some(i) => self.split[i].1 += 1,
-            None => self.split.push((self.pos as u32, 1)),
+        match self.split.last_mut() {
+            Some((t, n)) if *t as usize == self.pos => *n += 1,
+            _ => self.split.push((self.pos as u32, 1)),
         }
         true
     }
@@ -578,13 +638,39 @@ pub(crate) fn parse_body_events(
 /// Parses the whole token stream into events.
 pub(crate) fn parse_events(pp: &Preprocessed) -> (Vec<Event>, Parser<'_>) {
     let mut p = Parser::new(pp);
-    decls::source_file(&mut p);
+    parse_unit(&mut p);
+    let events = std::mem::take(&mut p.events);
+    (events, p)
+}
+
+/// Events handed to the sink at a time (at least) while streaming.
+pub(crate) const HAND_OFF_EVENTS: usize = 16 * 1024;
+
+/// Parses the unit and hands its events to `sink` in order, a run of whole top-level
+/// declarations at a time, so that trees can be built from them while the parse goes on.
+/// There is no `SOURCE_FILE` start or finish event. Returns the parser and where the
+/// pieces after the last run start (the root's trailing trivia).
+pub(crate) fn parse_events_streaming(
+    pp: &Preprocessed,
+    chunk_events: usize,
+    sink: Box<dyn FnMut(Chunk)>,
+) -> (Parser<'_>, (u32, u32)) {
+    let mut p = Parser::new(pp);
+    p.sink = Some(sink);
+    p.chunk_events = chunk_events;
+    parse_unit(&mut p);
+    p.hand_off_events(true);
+    p.sink = None;
+    let rest = p.chunk_start;
+    (p, rest)
+}
+
+fn parse_unit(p: &mut Parser<'_>) {
+    decls::source_file(p);
     if p.stuck.get() {
         p.was_stuck = true;
         p.stuck.set(false);
         p.last_error = None;
         p.error("the parser stopped here: this input triggered an internal limit; the rest of the file is not parsed");
     }
-    let events = std::mem::take(&mut p.events);
-    (events, p)
 }
