@@ -20,7 +20,7 @@ pub fn run(args: &[String]) -> Result<u8, String> {
     if !root.join("FILES.tsv").exists() {
         return Err(format!("corpus not found at {} (set MSL_CORPUS)", root.display()));
     }
-    println!("single thread; release build");
+    println!("release build");
 
     // --- the standard library index ------------------------------------------------
     let start = Instant::now();
@@ -47,19 +47,26 @@ pub fn run(args: &[String]) -> Result<u8, String> {
     let lines = text.lines().count();
     let warm = parse_file(id, &vfs, &cfg);
     let unit_bytes: usize = warm.files().iter().filter(|f| !f.is_virtual).map(|f| f.text.len()).sum();
-    let lex = time(iterations, || lexer::lex(&text));
-    let prep = time(iterations, || pp::preprocess(id, &vfs, &cfg));
+    let phases = |label: &str| {
+        let lex = time(iterations, || lexer::lex(&text));
+        let prep = time(iterations, || pp::preprocess(id, &vfs, &cfg));
+        let full = time(iterations, || parse_file(id, &vfs, &cfg));
+        println!(
+            "  {label}: lex {} | lex+preprocess {} | lex+preprocess+parse+tree {} (median of {iterations}; min {})",
+            ms(lex.0),
+            ms(prep.0),
+            ms(full.0),
+            ms(full.1),
+        );
+    };
+    println!("ggml-metal.metal: {lines} lines, {:.0} KB with headers", unit_bytes as f64 / 1e3);
+    msl_syntax::parse_on_two_threads(false);
+    phases("one thread");
+    msl_syntax::parse_on_two_threads(true);
+    phases("two threads (as msl-lsp and msl-check parse it)");
     let full = time(iterations, || parse_file(id, &vfs, &cfg));
     let free = time(iterations, || drop(parse_file(id, &vfs, &cfg))).0.saturating_sub(full.0);
-    println!(
-        "ggml-metal.metal: {lines} lines, {:.0} KB with headers; lex {} | lex+preprocess {} | lex+preprocess+parse+tree {} (median of {iterations}; min {}); freeing a tree {}",
-        unit_bytes as f64 / 1e3,
-        ms(lex.0),
-        ms(prep.0),
-        ms(full.0),
-        ms(full.1),
-        ms(free)
-    );
+    println!("  freeing a tree: {}", ms(free));
 
     checker_bench(&ggml, &warm, &cfg, lines, iterations)?;
 
@@ -75,6 +82,8 @@ pub fn run(args: &[String]) -> Result<u8, String> {
         bytes += p.files().iter().filter(|f| !f.is_virtual).map(|f| f.text.len()).sum::<usize>();
         ids.push(id);
     }
+    // one core: no second thread for the large units either
+    msl_syntax::parse_on_two_threads(false);
     let passes = 3;
     let mut best = Duration::MAX;
     for _ in 0..passes {
@@ -89,7 +98,7 @@ pub fn run(args: &[String]) -> Result<u8, String> {
         best = best.min(elapsed);
     }
     println!(
-        "corpus: {} units, {:.1} MB of source (headers counted per unit) in {:.2} s: {:.1} MB/s (best of {passes})",
+        "corpus (one thread): {} units, {:.1} MB of source (headers counted per unit) in {:.2} s: {:.1} MB/s (best of {passes})",
         units.len(),
         bytes as f64 / 1e6,
         best.as_secs_f64(),
@@ -139,11 +148,13 @@ fn checker_bench(
         std::hint::black_box(a.diagnostics(unit, false));
         a
     });
+    msl_syntax::parse_on_two_threads(false);
     let one_thread = time(iterations, || {
         let (a, unit) = fresh_with(false);
         std::hint::black_box(a.diagnostics(unit, false));
         a
     });
+    msl_syntax::parse_on_two_threads(true);
 
     // the edit: a space after the `{` of the body of the function in the middle of the file
     let text = files.iter().find(|(p, _)| p.as_path() == path).map(|(_, t)| t.clone()).ok_or("no main text")?;
@@ -180,7 +191,7 @@ fn checker_bench(
     samples.sort();
     let pick = |q: f64| samples[((samples.len() - 1) as f64 * q) as usize];
     println!(
-        "checker on ggml-metal.metal ({lines} lines, {functions} functions, {count} diagnostics): full check {} (median of {iterations}; min {}; functions on two threads as in msl-lsp) | {} on one thread (min {})",
+        "checker on ggml-metal.metal ({lines} lines, {functions} functions, {count} diagnostics): full check {} (median of {iterations}; min {}; parse and functions on two threads as in msl-lsp) | {} on one thread (min {})",
         ms(full.0),
         ms(full.1),
         ms(one_thread.0),

@@ -32,10 +32,59 @@ pub struct LexError {
 
 /// Lexes `text` completely. The tokens cover every byte of the text, in order.
 pub fn lex(text: &str) -> (Vec<Token>, Vec<LexError>) {
-    let mut lx =
-        Lexer { text, bytes: text.as_bytes(), pos: 0, tokens: Vec::with_capacity(text.len() / 3), errors: Vec::new() };
-    lx.run();
+    if text.len() >= PARALLEL_LEX_BYTES
+        && crate::threads::second_thread()
+        && let Some(mid) = split_point(text)
+        && let Some(lexed) = lex_in_halves(text, mid)
+    {
+        return lexed;
+    }
+    let mut lx = Lexer::at(text, 0);
+    lx.run(usize::MAX);
     (lx.tokens, lx.errors)
+}
+
+/// Texts at least this long are lexed in two halves on two threads.
+const PARALLEL_LEX_BYTES: usize = 192 * 1024;
+
+/// Where to split a long text: the start of a line near the middle that begins with
+/// something other than white space (so that no line-break token runs across it).
+fn split_point(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let from = text.len() / 2;
+    let window = &bytes[from..(from + 64 * 1024).min(bytes.len())];
+    window
+        .windows(2)
+        .position(|w| w[0] == b'\n' && !matches!(w[1], b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c))
+        .map(|i| from + i + 1)
+}
+
+/// Lexes `text[mid..]` on a second thread while this one lexes up to `mid`. A token
+/// starts at every token boundary as it would in one pass (the lexer keeps no state
+/// between tokens), so when the first half ends exactly at `mid` the second half's tokens
+/// follow on as they are; otherwise (a comment or string runs across `mid`) the first
+/// half goes on alone. `None` if no thread could be started.
+pub(crate) fn lex_in_halves(text: &str, mid: usize) -> Option<(Vec<Token>, Vec<LexError>)> {
+    std::thread::scope(|s| {
+        let second = std::thread::Builder::new()
+            .name("msl-lex".into())
+            .spawn_scoped(s, || {
+                let mut lx = Lexer::at(text, mid);
+                lx.run(usize::MAX);
+                (lx.tokens, lx.errors)
+            })
+            .ok()?;
+        let mut first = Lexer::at(text, 0);
+        first.run(mid);
+        let (tokens, errors) = second.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+        if first.pos == mid {
+            first.tokens.extend(tokens);
+            first.errors.extend(errors);
+        } else {
+            first.run(usize::MAX);
+        }
+        Some((first.tokens, first.errors))
+    })
 }
 
 /// Lexes a single token from the start of `text`; used for `##` pasting. Returns `None`
@@ -77,6 +126,11 @@ fn is_ident_continue(b: u8) -> bool {
 }
 
 impl<'a> Lexer<'a> {
+    fn at(text: &'a str, pos: usize) -> Lexer<'a> {
+        let expected = (text.len() - pos.min(text.len())) / 3;
+        Lexer { text, bytes: text.as_bytes(), pos, tokens: Vec::with_capacity(expected), errors: Vec::new() }
+    }
+
     fn peek(&self, n: usize) -> u8 {
         *self.bytes.get(self.pos + n).unwrap_or(&0)
     }
@@ -110,8 +164,9 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    fn run(&mut self) {
-        while self.pos < self.bytes.len() {
+    /// Lexes tokens until one ends at or after `stop` (or the text ends).
+    fn run(&mut self, stop: usize) {
+        while self.pos < self.bytes.len() && self.pos < stop {
             let start = self.pos;
             let b = self.bytes[self.pos];
             match b {
@@ -229,11 +284,13 @@ impl<'a> Lexer<'a> {
             }
         }
         let word = &self.text[start..self.pos];
-        match (word, self.peek(0)) {
-            ("u8" | "u" | "U" | "L", b'"') => return self.string(start, 0),
-            ("u8" | "u" | "U" | "L", b'\'') => return self.char_lit(start, 0),
-            ("R" | "u8R" | "uR" | "UR" | "LR", b'"') => return self.raw_string(start),
-            _ => {}
+        if matches!(self.peek(0), b'"' | b'\'') {
+            match (word, self.peek(0)) {
+                ("u8" | "u" | "U" | "L", b'"') => return self.string(start, 0),
+                ("u8" | "u" | "U" | "L", b'\'') => return self.char_lit(start, 0),
+                ("R" | "u8R" | "uR" | "UR" | "LR", b'"') => return self.raw_string(start),
+                _ => {}
+            }
         }
         let kind = SyntaxKind::from_keyword(word).unwrap_or(IDENT);
         self.push(kind, start);
@@ -446,6 +503,11 @@ fn memchr_pair(hay: &[u8], a: u8, b: u8) -> Option<usize> {
 /// Decides whether a preprocessing number is an integer or a floating literal, and checks
 /// its digits and suffix. MSL adds `h`/`H` (half) and `bf`/`BF` (bfloat) float suffixes.
 pub fn classify_number(text: &str) -> Result<SyntaxKind, (SyntaxKind, String)> {
+    // the common case: a decimal integer without suffix (not octal)
+    let octal = text.len() > 1 && text.starts_with('0');
+    if !text.is_empty() && !octal && text.bytes().all(|b| b.is_ascii_digit()) {
+        return Ok(INT_NUMBER);
+    }
     // the digits without separators, lowercased (numbers are ASCII: see `Lexer::number`)
     let mut buf = [0u8; 64];
     let heap: Vec<u8>;
@@ -538,6 +600,37 @@ pub fn classify_number(text: &str) -> Result<SyntaxKind, (SyntaxKind, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use std::path::Path;
+
+    fn one_pass(text: &str) -> (Vec<Token>, Vec<LexError>) {
+        let mut lx = Lexer::at(text, 0);
+        lx.run(usize::MAX);
+        (lx.tokens, lx.errors)
+    }
+
+    #[test]
+    fn two_halves_lex_like_one_pass() {
+        let tricky = "kernel void k(device float *a [[buffer(0)]]) {\n    /* a comment\n    that spans */ a[0] = 1.5e-3f;\n\
+                      #define M(x) \\\n  (x + 1)\n    const char *s = \"text \\\" more\";\n    auto r = R\"d(raw\n)\" )d\";\n\
+                      float \u{e9}t\u{e9} = 0x1p-2f; // \u{2014} note\n}\n/* unterminated";
+        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/check");
+        let mut texts = vec![tricky.to_string()];
+        for e in std::fs::read_dir(fixtures).into_iter().flatten().flatten().take(6) {
+            texts.push(std::fs::read_to_string(e.path()).unwrap_or_default());
+        }
+        for text in &texts {
+            let expected = one_pass(text);
+            for mid in (1..text.len()).filter(|&m| text.is_char_boundary(m)) {
+                let halves = lex_in_halves(text, mid).expect("a thread");
+                assert_eq!(halves, expected, "split at {mid}");
+            }
+        }
+        // the split `lex` picks for long texts
+        let long = tricky.repeat(PARALLEL_LEX_BYTES / tricky.len() + 2);
+        assert!(split_point(&long).is_some());
+        assert_eq!(lex(&long), one_pass(&long));
+    }
 
     fn kinds(text: &str) -> Vec<(SyntaxKind, &str)> {
         let (tokens, errors) = lex(text);

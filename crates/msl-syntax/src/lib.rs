@@ -15,10 +15,12 @@ mod parser;
 pub mod pp;
 mod reparse;
 mod syntax_kind;
+mod threads;
 pub mod vfs;
 
 pub use free::{free_in_background, free_later};
 pub use line_index::{LineCol, LineIndex};
+pub use threads::parse_on_two_threads;
 
 /// Whether `name` is a type or template of the Metal library that the parser knows
 /// (`float4`, `half3x3`, `packed_float3`, `texture2d`, `int32_t`, ...).

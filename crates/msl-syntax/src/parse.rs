@@ -105,7 +105,7 @@ pub fn parse_text(text: &str, config: &PpConfig) -> Parse {
 const PIPELINE_PIECES: usize = 20_000;
 
 fn build(pp: Preprocessed) -> Parse {
-    let pipelined = (pp.pieces.len() >= PIPELINE_PIECES).then_some(HAND_OFF_EVENTS);
+    let pipelined = (pp.pieces.len() >= PIPELINE_PIECES && crate::threads::second_thread()).then_some(HAND_OFF_EVENTS);
     build_with(pp, pipelined)
 }
 

@@ -372,6 +372,28 @@ impl SyntaxKind {
     }
 
     pub fn from_keyword(ident: &str) -> Option<SyntaxKind> {
+        // most identifiers are rejected by their length and first letter alone
+        static MASKS: std::sync::OnceLock<[u32; 32]> = std::sync::OnceLock::new();
+        let masks = MASKS.get_or_init(|| {
+            let mut m = [0u32; 32];
+            for k in ALIGNAS_KW as u16..=FRAGMENT_KW as u16 {
+                if let Some(t) = SyntaxKind::from(k).text()
+                    && let Some(&c @ b'a'..=b'z') = t.as_bytes().first()
+                    && t.len() < 32
+                {
+                    m[t.len()] |= 1 << (c - b'a');
+                }
+            }
+            m
+        });
+        let b = ident.as_bytes();
+        match (b.first(), masks.get(b.len())) {
+            (Some(&c @ b'a'..=b'z'), Some(&m)) if m & (1 << (c - b'a')) != 0 => Self::keyword_match(ident),
+            _ => None,
+        }
+    }
+
+    fn keyword_match(ident: &str) -> Option<SyntaxKind> {
         let kw = match ident {
             "alignas" => ALIGNAS_KW,
             "alignof" => ALIGNOF_KW,
@@ -656,3 +678,26 @@ impl rowan::Language for Msl {
 pub type SyntaxNode = rowan::SyntaxNode<Msl>;
 pub type SyntaxToken = rowan::SyntaxToken<Msl>;
 pub type SyntaxElement = rowan::SyntaxElement<Msl>;
+
+#[cfg(test)]
+mod tests {
+    use super::SyntaxKind;
+
+    #[test]
+    fn every_keyword_passes_the_quick_filter() {
+        let mut keywords = 0;
+        for k in 0..SyntaxKind::__LAST as u16 {
+            let kind = SyntaxKind::from(k);
+            let Some(text) = kind.text() else { continue };
+            if let Some(kw) = SyntaxKind::keyword_match(text) {
+                assert_eq!(kw, kind, "{text}");
+                assert_eq!(SyntaxKind::from_keyword(text), Some(kind), "{text} is filtered out");
+                keywords += 1;
+            }
+        }
+        assert!(keywords >= 80, "{keywords}");
+        for not_kw in ["float4", "Kernel", "x", "threadgroup_imageblocks", "_", "uint"] {
+            assert_eq!(SyntaxKind::from_keyword(not_kw), None, "{not_kw}");
+        }
+    }
+}

@@ -405,8 +405,8 @@ struct Pp<'r> {
 /// Preprocesses `main` and everything it includes.
 pub fn preprocess(main: FileId, resolver: &dyn FileResolver, config: &PpConfig) -> Preprocessed {
     let mut pp = Pp::new(resolver, config);
-    // the main file's size is a fair guess for the number of pieces to come
-    pp.out.pieces.reserve(resolver.text(main).len() / 3);
+    // a piece per three bytes of the main file is typical; headers add to that
+    pp.out.pieces.reserve(resolver.text(main).len() / 2);
     let main_idx = pp.add_real_file(main);
     pp.report_load_issues(main_idx);
     pp.push_frame(main_idx, true);
