@@ -353,7 +353,8 @@ struct Builder<'t> {
     tokens: FxHashMap<(SyntaxKind, &'t str), GreenToken>,
     /// Tokens whose text is fixed by their kind (punctuation, keywords), by kind.
     fixed: Vec<Option<GreenToken>>,
-    /// Whitespace tokens of only spaces, by length.
+    /// Whitespace tokens of only spaces by length, then line breaks of one `\n` and
+    /// spaces by length less one.
     spaces: Vec<Option<GreenToken>>,
 }
 
@@ -380,12 +381,21 @@ impl<'t> Builder<'t> {
     }
 
     fn token(&mut self, kind: SyntaxKind, text: &'t str) {
-        // runs of spaces (indentation) are a quarter of all tokens: by length, no hashing
-        if kind == SyntaxKind::WHITESPACE && text.len() <= 64 && text.bytes().all(|b| b == b' ') {
+        // runs of spaces are a quarter of all tokens, and most line breaks are one `\n`
+        // and the next line's indentation: by kind and length, no hashing
+        let spaces = match kind {
+            SyntaxKind::WHITESPACE => Some((0, text.as_bytes())),
+            SyntaxKind::NEWLINE if text.starts_with('\n') => Some((65, &text.as_bytes()[1..])),
+            _ => None,
+        };
+        if let Some((base, run)) = spaces
+            && run.len() <= 64
+            && run.iter().all(|&b| b == b' ')
+        {
             if self.spaces.is_empty() {
-                self.spaces.resize(65, None);
+                self.spaces.resize(130, None);
             }
-            let tok = self.spaces[text.len()].get_or_insert_with(|| GreenToken::new(kind.into(), text)).clone();
+            let tok = self.spaces[base + run.len()].get_or_insert_with(|| GreenToken::new(kind.into(), text)).clone();
             self.children.push(NodeOrToken::Token(tok));
             return;
         }
