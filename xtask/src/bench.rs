@@ -207,7 +207,6 @@ fn checker_bench(
     Ok(())
 }
 
-/// Median and minimum of `n` runs.
 /// Median and minimum of `n` runs of `f` (after one warm-up run). Each result is dropped
 /// after the clock stops, so that freeing is not timed and the next run reuses the memory,
 /// as a long-running server does.

@@ -685,6 +685,11 @@ fn findings_of(parse: &Parse, diagnostics: &[UnitDiagnostic], rules: &RuleLevels
 /// Runs `f` over the inputs on all cores, keeping the input order.
 fn run_parallel<T: Send>(inputs: &[Input], f: impl Fn(&Input) -> T + Sync) -> Vec<T> {
     let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(inputs.len()).max(1);
+    // every core has a file of its own: a second thread per large file would only compete
+    let before = msl_syntax::parse_on_two_threads(false);
+    if threads == 1 {
+        msl_syntax::parse_on_two_threads(before);
+    }
     let next = AtomicUsize::new(0);
     let mut slots: Vec<Option<T>> = (0..inputs.len()).map(|_| None).collect();
     let done: Vec<Vec<(usize, T)>> = std::thread::scope(|s| {
@@ -703,6 +708,7 @@ fn run_parallel<T: Send>(inputs: &[Input], f: impl Fn(&Input) -> T + Sync) -> Ve
             .collect();
         handles.into_iter().map(|h| h.join().unwrap_or_default()).collect()
     });
+    msl_syntax::parse_on_two_threads(before);
     for (i, r) in done.into_iter().flatten() {
         slots[i] = Some(r);
     }

@@ -39,6 +39,10 @@ pub fn lex(text: &str) -> (Vec<Token>, Vec<LexError>) {
     {
         return lexed;
     }
+    lex_one_pass(text)
+}
+
+fn lex_one_pass(text: &str) -> (Vec<Token>, Vec<LexError>) {
     let mut lx = Lexer::at(text, 0);
     lx.run(usize::MAX);
     (lx.tokens, lx.errors)
@@ -266,6 +270,7 @@ impl<'a> Lexer<'a> {
     }
 
     fn ident_or_prefixed_literal(&mut self, start: usize) {
+        // ASCII first, by table (nearly every identifier); the loop below takes the rest
         while self.pos < self.bytes.len() && is_ident_continue(self.bytes[self.pos]) {
             self.pos += 1;
         }
@@ -564,8 +569,21 @@ pub fn classify_number(text: &str) -> Result<SyntaxKind, (SyntaxKind, String)> {
         }
     }
     let suffix = &body[i..];
-    // the suffix as written (the separators are all before it)
-    let written_suffix = || text.get(text.len().saturating_sub(suffix.len())..).unwrap_or(text);
+    // the suffix as written: as many bytes from the end as it has, separators aside
+    let written_suffix = || {
+        let mut left = suffix.len();
+        let mut at = text.len();
+        for (i, b) in text.bytes().enumerate().rev() {
+            if left == 0 {
+                break;
+            }
+            if b != b'\'' {
+                left -= 1;
+            }
+            at = i;
+        }
+        text.get(at..).unwrap_or(text)
+    };
     let is_float = has_dot || has_exp;
     if radix == 16 && has_dot && !has_exp {
         return Err((FLOAT_NUMBER, format!("hexadecimal floating literal `{text}` needs a `p` exponent")));
@@ -603,12 +621,6 @@ mod tests {
 
     use std::path::Path;
 
-    fn one_pass(text: &str) -> (Vec<Token>, Vec<LexError>) {
-        let mut lx = Lexer::at(text, 0);
-        lx.run(usize::MAX);
-        (lx.tokens, lx.errors)
-    }
-
     #[test]
     fn two_halves_lex_like_one_pass() {
         let tricky = "kernel void k(device float *a [[buffer(0)]]) {\n    /* a comment\n    that spans */ a[0] = 1.5e-3f;\n\
@@ -620,7 +632,7 @@ mod tests {
             texts.push(std::fs::read_to_string(e.path()).unwrap_or_default());
         }
         for text in &texts {
-            let expected = one_pass(text);
+            let expected = lex_one_pass(text);
             for mid in (1..text.len()).filter(|&m| text.is_char_boundary(m)) {
                 let halves = lex_in_halves(text, mid).expect("a thread");
                 assert_eq!(halves, expected, "split at {mid}");
@@ -629,7 +641,7 @@ mod tests {
         // the split `lex` picks for long texts
         let long = tricky.repeat(PARALLEL_LEX_BYTES / tricky.len() + 2);
         assert!(split_point(&long).is_some());
-        assert_eq!(lex(&long), one_pass(&long));
+        assert_eq!(lex(&long), lex_one_pass(&long));
     }
 
     fn kinds(text: &str) -> Vec<(SyntaxKind, &str)> {
@@ -667,6 +679,7 @@ mod tests {
         ] {
             assert_eq!(classify_number(t), Ok(k), "{t}");
         }
+        assert_eq!(classify_number("1x'y"), Err((INT_NUMBER, "invalid suffix `x'y` on integer literal".to_string())));
         for t in ["08", "1.0q", "0x1.8", "1e", "12abc", "0x"] {
             assert!(classify_number(t).is_err(), "{t}");
         }

@@ -115,11 +115,8 @@ fn build_with(pp: Preprocessed, pipelined: Option<usize>) -> Parse {
         match if let Some(chunk_events) = pipelined { build_pipelined(&pp, chunk_events) } else { None } {
             Some(done) => done,
             None => {
-                let (mut events, parser) = parse_events(&pp);
-                let mut b = TreeBuilder::new(&pp);
-                let mut error_events = Vec::new();
-                b.feed(&mut events, &mut error_events);
-                let (green, piece_starts) = b.into_tree();
+                let (events, parser) = parse_events(&pp);
+                let (green, piece_starts, error_events) = build_from_events(&pp, events);
                 (parser, green, piece_starts, error_events)
             }
         };
@@ -293,15 +290,23 @@ impl Diagnostic {
 /// piece's offset in the tree and the syntax errors located in files.
 pub(crate) fn build_tree(
     pp: &Preprocessed,
-    mut events: Vec<Event>,
+    events: Vec<Event>,
     token_pieces: &[u32],
     parse_errors: Vec<(String, ErrorAt)>,
 ) -> (GreenNode, Vec<u32>, Vec<Diagnostic>) {
+    let (green, piece_starts, error_events) = build_from_events(pp, events);
+    (green, piece_starts, locate_errors(pp, error_events, token_pieces, parse_errors))
+}
+
+/// The tree of all of a parse's events on this thread: the tree, each piece's offset in
+/// it, and the parser errors the events refer to.
+fn build_from_events(pp: &Preprocessed, mut events: Vec<Event>) -> (GreenNode, Vec<u32>, Vec<u32>) {
     let mut b = TreeBuilder::new(pp);
+    b.piece_starts.reserve(pp.pieces.len());
     let mut error_events = Vec::new();
     b.feed(&mut events, &mut error_events);
     let (green, piece_starts) = b.into_tree();
-    (green, piece_starts, locate_errors(pp, error_events, token_pieces, parse_errors))
+    (green, piece_starts, error_events)
 }
 
 /// The syntax errors the events refer to (in event order), located in files.
@@ -447,7 +452,7 @@ impl<'a> TreeBuilder<'a> {
             piece: 0,
             split_off: 0,
             offset: 0,
-            piece_starts: Vec::with_capacity(pp.pieces.len()),
+            piece_starts: Vec::new(),
             depth: 0,
             forward: Vec::new(),
         }
@@ -525,13 +530,11 @@ impl<'a> TreeBuilder<'a> {
     }
 
     fn finish(&mut self) {
+        debug_assert!(self.depth > 0, "a finish event without a start");
         self.depth = self.depth.saturating_sub(1);
         if self.depth == 0 {
             // everything left belongs to the root
-            while self.piece < self.pp.pieces.len() {
-                let kind = self.pp.pieces[self.piece].kind;
-                self.emit(kind, None);
-            }
+            self.emit_rest();
         }
         self.builder.finish_node();
     }

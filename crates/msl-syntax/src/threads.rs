@@ -10,9 +10,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 static SECOND_THREAD: AtomicBool = AtomicBool::new(true);
 
-/// Whether parsing a large unit may use a second thread (on by default).
-pub fn parse_on_two_threads(on: bool) {
-    SECOND_THREAD.store(on, Ordering::Relaxed);
+/// Whether parsing a large unit may use a second thread (on by default). Returns the
+/// setting it replaces.
+pub fn parse_on_two_threads(on: bool) -> bool {
+    SECOND_THREAD.swap(on, Ordering::Relaxed)
 }
 
 pub(crate) fn second_thread() -> bool {

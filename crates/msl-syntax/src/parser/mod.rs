@@ -658,6 +658,8 @@ pub(crate) fn parse_events_streaming(
     let mut p = Parser::new(pp);
     p.sink = Some(sink);
     p.chunk_events = chunk_events;
+    // the events of a run at a time, not of the whole unit
+    p.events = Vec::with_capacity(chunk_events + 1024);
     parse_unit(&mut p);
     p.hand_off_events(true);
     p.sink = None;
