@@ -1040,13 +1040,64 @@ impl<'r> Pp<'r> {
     // ---- the main loop ------------------------------------------------------------------
 
     fn run(&mut self) {
-        while let Some(t) = self.next_file_token() {
+        loop {
+            self.run_plain();
+            let Some(t) = self.next_file_token() else { break };
             if let Some(m) = self.expandable(&t) {
                 self.expand_top_level(t, m);
             } else if self.emitting() {
                 self.emit_raw(t.kind, t.file, t.start, t.len, NO_CALL);
             }
         }
+    }
+
+    /// Copies the current file's tokens to the output while nothing about them needs the
+    /// general path: trivia, and tokens that cannot be a directive or name a macro. Stops
+    /// (without consuming it) at a token that might, at the end of the file, and at once
+    /// in a skipped region or a file with lexer errors; [`Pp::next_file_token`] takes over.
+    fn run_plain(&mut self) {
+        if self.call.is_some() || self.stay_in_file {
+            return;
+        }
+        #[cfg(test)]
+        if tests::GENERAL_PATH_ONLY.with(|c| c.get()) {
+            return;
+        }
+        let Some(frame) = self.frames.last_mut() else { return };
+        if !frame.emit || !frame.lex_errors.is_empty() {
+            return;
+        }
+        let file = frame.file;
+        let text: &str = &self.out.files[file as usize].text;
+        let tokens = &frame.tokens;
+        let mut idx = frame.idx;
+        let mut at_bol = frame.at_bol;
+        let mut saw_space = self.saw_space;
+        while let Some(&tok) = tokens.get(idx) {
+            match tok.kind {
+                NEWLINE => {
+                    at_bol = true;
+                    saw_space = true;
+                }
+                WHITESPACE | COMMENT => saw_space = true,
+                HASH if at_bol => break,
+                ERROR_TOKEN => break,
+                k if k.is_ident_like()
+                    && self.filter.may_contain(text.get(tok.start as usize..tok.end() as usize).unwrap_or("")) =>
+                {
+                    break;
+                }
+                _ => {
+                    at_bol = false;
+                    saw_space = false;
+                }
+            }
+            self.out.pieces.push(Piece { kind: tok.kind, file, start: tok.start, len: tok.len, call: NO_CALL });
+            idx += 1;
+        }
+        frame.idx = idx;
+        frame.at_bol = at_bol;
+        self.saw_space = saw_space;
     }
 
     /// The macro `t` invokes, if it names an enabled macro.
@@ -2542,4 +2593,47 @@ fn detect_guard(tokens: &[Token], text: &str) -> Option<Arc<str>> {
         }
     }
     Some(guard.into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Vfs;
+    use std::path::Path;
+
+    thread_local! {
+        /// Turns [`Pp::run_plain`] off, to compare its output with the general path's.
+        pub(super) static GENERAL_PATH_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+
+    #[test]
+    fn the_plain_path_gives_what_the_general_path_gives() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
+        let mut texts = vec![
+            // macros among plain tokens, a directive after tokens on a line, a stray `#`,
+            // a lexer error, an unterminated comment at the end
+            "#define N 4\nint a[N]; # define M 1\nfloat b = M + N; ` int c;\n#if 0\nx\n#endif\n/* open".to_string(),
+        ];
+        for dir in ["syntax/ok", "syntax/err", "check", "reparse"] {
+            for e in std::fs::read_dir(root.join(dir)).into_iter().flatten().flatten() {
+                if e.path().extension().is_some_and(|x| x == "metal") {
+                    texts.push(std::fs::read_to_string(e.path()).unwrap_or_default());
+                }
+            }
+        }
+        assert!(texts.len() > 20);
+        for text in &texts {
+            let vfs = Vfs::new();
+            let id = vfs.add_file(Path::new("input.metal"), text.as_str());
+            let config = PpConfig::default();
+            let fast = preprocess(id, &vfs, &config);
+            GENERAL_PATH_ONLY.with(|c| c.set(true));
+            let general = preprocess(id, &vfs, &config);
+            GENERAL_PATH_ONLY.with(|c| c.set(false));
+            assert_eq!(fast.pieces, general.pieces, "{text}");
+            assert_eq!(fast.diagnostics, general.diagnostics, "{text}");
+            assert_eq!(fast.calls, general.calls, "{text}");
+            assert_eq!(fast.arena, general.arena, "{text}");
+        }
+    }
 }
