@@ -127,7 +127,7 @@ fn build_with(pp: Preprocessed, pipelined: Option<usize>) -> Parse {
         stuck: parser.was_stuck,
         generation: 0,
     };
-    let token_pieces: Vec<u32> = (0..parser.token_count()).map(|t| parser.piece_of(t)).collect();
+    let token_pieces = parser.take_token_pieces();
     let errors = std::mem::take(&mut parser.errors);
     drop(parser);
     let parse_diagnostics = locate_errors(&pp, error_events, &token_pieces, errors);

@@ -268,12 +268,9 @@ impl<'a> Parser<'a> {
         }
     }
 
-    pub(crate) fn token_count(&self) -> usize {
-        self.kinds.len()
-    }
-
-    pub(crate) fn piece_of(&self, tok: usize) -> u32 {
-        self.pieces[tok]
+    /// The piece of each token, in token order (the parser is done with them).
+    pub(crate) fn take_token_pieces(&mut self) -> Vec<u32> {
+        std::mem::take(&mut self.pieces)
     }
 
     // ---- looking at tokens ---------------------------------------------------------------
