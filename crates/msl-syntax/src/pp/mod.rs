@@ -2607,34 +2607,61 @@ mod tests {
         pub(super) static GENERAL_PATH_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     }
 
+    /// The unit of `main` (with `files` beside it), preprocessed with and without the
+    /// plain path: the outputs must be equal.
+    fn both_paths(main: &str, files: &[(&str, &str)]) -> Preprocessed {
+        let vfs = Vfs::new();
+        let id = vfs.add_file(Path::new("/t/input.metal"), main);
+        for (path, text) in files {
+            vfs.add_file(Path::new("/t").join(path), *text);
+        }
+        compare(&vfs, id, main)
+    }
+
+    fn compare(vfs: &Vfs, id: crate::FileId, main: &str) -> Preprocessed {
+        let config = PpConfig::default();
+        let fast = preprocess(id, vfs, &config);
+        GENERAL_PATH_ONLY.with(|c| c.set(true));
+        let general = preprocess(id, vfs, &config);
+        GENERAL_PATH_ONLY.with(|c| c.set(false));
+        assert_eq!(fast.pieces, general.pieces, "{main}");
+        assert_eq!(fast.diagnostics, general.diagnostics, "{main}");
+        assert_eq!(fast.calls, general.calls, "{main}");
+        assert_eq!(fast.arena, general.arena, "{main}");
+        assert_eq!(fast.includes, general.includes, "{main}");
+        assert_eq!(fast.macros, general.macros, "{main}");
+        fast
+    }
+
     #[test]
     fn the_plain_path_gives_what_the_general_path_gives() {
+        // macros among plain tokens, `#` after tokens and after a comment, keyword and
+        // predefined macros, a header (its tokens, and the main file's after it)
+        both_paths("#define N 4\nint a[N]; # define M 1\nfloat b = M + N;\n#if 0\nx\n#endif\nint c;\n", &[]);
+        both_paths("/*c*/ #define X 1\nint y = X;\n  # define Y (X+1)\nint z=Y;", &[]);
+        both_paths("#define float half\nfloat f; int l = __LINE__; _Pragma(\"once\") int k = __COUNTER__;\n", &[]);
+        let with_header = both_paths(
+            "int before;\n#include \"h.h\"\nint after = H(2);\n",
+            &[("h.h", "#pragma once\n#define H(x) (x * 2)\nint in_header = H(1);\n")],
+        );
+        assert!(with_header.diagnostics.is_empty(), "{:?}", with_header.diagnostics);
+        assert_eq!(with_header.calls.len(), 2);
+        // lexer errors: the plain path stays out of such a file
+        both_paths("int a = 1; ` int b;\n/* open", &[]);
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
-        let mut texts = vec![
-            // macros among plain tokens, a directive after tokens on a line, a stray `#`,
-            // a lexer error, an unterminated comment at the end
-            "#define N 4\nint a[N]; # define M 1\nfloat b = M + N; ` int c;\n#if 0\nx\n#endif\n/* open".to_string(),
-        ];
+        // the fixtures, read from the disk so that their includes resolve
+        let vfs = Vfs::with_disk();
+        let mut count = 0;
         for dir in ["syntax/ok", "syntax/err", "check", "reparse"] {
             for e in std::fs::read_dir(root.join(dir)).into_iter().flatten().flatten() {
-                if e.path().extension().is_some_and(|x| x == "metal") {
-                    texts.push(std::fs::read_to_string(e.path()).unwrap_or_default());
+                if e.path().extension().is_some_and(|x| x == "metal")
+                    && let Ok(id) = vfs.load(&e.path())
+                {
+                    compare(&vfs, id, &e.path().display().to_string());
+                    count += 1;
                 }
             }
         }
-        assert!(texts.len() > 20);
-        for text in &texts {
-            let vfs = Vfs::new();
-            let id = vfs.add_file(Path::new("input.metal"), text.as_str());
-            let config = PpConfig::default();
-            let fast = preprocess(id, &vfs, &config);
-            GENERAL_PATH_ONLY.with(|c| c.set(true));
-            let general = preprocess(id, &vfs, &config);
-            GENERAL_PATH_ONLY.with(|c| c.set(false));
-            assert_eq!(fast.pieces, general.pieces, "{text}");
-            assert_eq!(fast.diagnostics, general.diagnostics, "{text}");
-            assert_eq!(fast.calls, general.calls, "{text}");
-            assert_eq!(fast.arena, general.arena, "{text}");
-        }
+        assert!(count > 20);
     }
 }
