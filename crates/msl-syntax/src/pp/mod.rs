@@ -1053,9 +1053,10 @@ impl<'r> Pp<'r> {
     }
 
     /// Copies the current file's tokens to the output while nothing about them needs the
-    /// general path: trivia, and tokens that cannot be a directive or name a macro. Stops
-    /// (without consuming it) at a token that might, at the end of the file, and at once
-    /// in a skipped region or a file with lexer errors; [`Pp::next_file_token`] takes over.
+    /// general path: trivia, and tokens that cannot start a directive or name a macro.
+    /// Stops (without consuming it) at a token that might or that holds a lexer error, at
+    /// the end of the file, and at once in a skipped region; [`Pp::next_file_token`]
+    /// takes over.
     fn run_plain(&mut self) {
         if self.call.is_some() || self.stay_in_file {
             return;
@@ -1065,16 +1066,26 @@ impl<'r> Pp<'r> {
             return;
         }
         let Some(frame) = self.frames.last_mut() else { return };
-        if !frame.emit || !frame.lex_errors.is_empty() {
+        if !frame.emit {
             return;
         }
         let file = frame.file;
         let text: &str = &self.out.files[file as usize].text;
         let tokens = &frame.tokens;
         let mut idx = frame.idx;
+        // stop before the token that holds the next lexer error: the general path
+        // reports it (see `check_lex_errors`)
+        let from = tokens.get(idx).map_or(u32::MAX, |t| t.start);
+        let errors = &frame.lex_errors;
+        let limit = errors
+            .get(errors.partition_point(|e| u32::from(e.range.start()) < from))
+            .map_or(u32::MAX, |e| e.range.start().into());
         let mut at_bol = frame.at_bol;
         let mut saw_space = self.saw_space;
         while let Some(&tok) = tokens.get(idx) {
+            if tok.end().max(tok.start + 1) > limit {
+                break;
+            }
             match tok.kind {
                 NEWLINE => {
                     at_bol = true;
@@ -2646,8 +2657,8 @@ mod tests {
         );
         assert!(with_header.diagnostics.is_empty(), "{:?}", with_header.diagnostics);
         assert_eq!(with_header.calls.len(), 2);
-        // lexer errors: the plain path stays out of such a file
-        both_paths("int a = 1; ` int b;\n/* open", &[]);
+        // lexer errors: the general path takes the tokens that hold them
+        both_paths("int a = 1; ` int b;\nfloat c = 1.0q; int d;\n\"open\nint e; /* open", &[]);
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
         // the fixtures, read from the disk so that their includes resolve
         let vfs = Vfs::with_disk();
