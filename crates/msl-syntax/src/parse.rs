@@ -849,6 +849,47 @@ mod tests {
     }
 
     #[test]
+    fn two_threads_build_the_same_tree_after_random_edits() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
+        let mut all = String::new();
+        for dir in ["syntax/ok", "check"] {
+            let mut paths: Vec<_> =
+                std::fs::read_dir(root.join(dir)).into_iter().flatten().flatten().map(|e| e.path()).collect();
+            paths.sort();
+            for p in paths.iter().filter(|p| p.extension().is_some_and(|x| x == "metal")) {
+                all.push_str(&std::fs::read_to_string(p).unwrap_or_default());
+            }
+        }
+        let junk = ["}", "{", ">>", "/*", "\"", "#if 0\n", "#endif\n", "template <", "(", ";", "[[", "x <y", "\\\n"];
+        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n.max(1) as u64) as usize
+        };
+        for _ in 0..6 {
+            let mut text = all.clone();
+            for _ in 0..40 {
+                let mut at = next(text.len());
+                while !text.is_char_boundary(at) {
+                    at -= 1;
+                }
+                if next(2) == 0 {
+                    text.insert_str(at, junk[next(junk.len())]);
+                } else {
+                    let mut end = (at + next(300)).min(text.len());
+                    while !text.is_char_boundary(end) {
+                        end -= 1;
+                    }
+                    text.replace_range(at..end, "");
+                }
+            }
+            both_ways(&text);
+        }
+    }
+
+    #[test]
     fn runs_may_start_inside_a_split_token() {
         // declarations that end after the first `>` of a `>>`, stray closers between
         // declarations, an unclosed brace at the end, and trailing trivia
@@ -862,5 +903,8 @@ mod tests {
                     M(float) c; // trailing\n";
         both_ways(&repeated(text));
         both_ways(&format!("{}void f() {{ A<A<int>> x;\n  // open\n", repeated(text)));
+        // declarations that end in an empty node after their last token: the builder
+        // puts the white space before it into the declaration
+        both_ways(&repeated("int a;\nj <NSG;\nk /* c */ ;\nfloat b = ;\nstruct S { int x; } s \n"));
     }
 }

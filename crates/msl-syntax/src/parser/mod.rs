@@ -232,14 +232,22 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// Where the pieces not yet covered by a token start, between two declarations: just
-    /// after the previous token's piece, or inside the current token's piece when the
-    /// previous declaration took the first `>` of it.
+    /// Where the pieces that the events so far leave to the tree builder start, between
+    /// two declarations:
+    /// - inside the current token's piece when the previous declaration took the first
+    ///   `>` of it;
+    /// - at the current token's piece when a node starts after the previous token: the
+    ///   builder puts the trivia before a node's start into the enclosing node;
+    /// - else just after the previous token's piece.
     pub(crate) fn boundary(&self) -> (u32, u32) {
         if let (Some(&(t, n)), Some(&piece)) = (self.split.last(), self.pieces.get(self.pos))
             && t as usize == self.pos
         {
             return (piece, n);
+        }
+        if starts_after_last_token(&self.events) {
+            let end = self.pp.pieces.len() as u32;
+            return (self.pieces.get(self.pos).copied().unwrap_or(end), 0);
         }
         match self.pos.checked_sub(1).and_then(|t| self.pieces.get(t)) {
             Some(&piece) => (piece + 1, 0),
@@ -638,6 +646,26 @@ pub(crate) fn parse_events(pp: &Preprocessed) -> (Vec<Event>, Parser<'_>) {
     parse_unit(&mut p);
     let events = std::mem::take(&mut p.events);
     (events, p)
+}
+
+/// Whether the tree builder starts a node after the last token of `events`. A start that
+/// is an earlier start's forward parent is built together with that start, so only the
+/// others count.
+fn starts_after_last_token(events: &[Event]) -> bool {
+    let from = events
+        .iter()
+        .rposition(|e| matches!(e, Event::Token { .. } | Event::SplitToken { .. }))
+        .map_or(0, |last| last + 1);
+    let parents: Vec<usize> = events
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| match e {
+            Event::Start { forward_parent: Some(d), .. } => Some(i + *d as usize),
+            _ => None,
+        })
+        .filter(|&p| p >= from)
+        .collect();
+    events.iter().enumerate().skip(from).any(|(j, e)| matches!(e, Event::Start { .. }) && !parents.contains(&j))
 }
 
 /// Events handed to the sink at a time (at least) while streaming.
