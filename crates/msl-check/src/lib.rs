@@ -687,9 +687,7 @@ fn run_parallel<T: Send>(inputs: &[Input], f: impl Fn(&Input) -> T + Sync) -> Ve
     let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(inputs.len()).max(1);
     // every core has a file of its own: a second thread per large file would only compete
     let before = msl_syntax::parse_on_two_threads(false);
-    if threads == 1 {
-        msl_syntax::parse_on_two_threads(before);
-    }
+    msl_syntax::parse_on_two_threads(before && threads == 1);
     let next = AtomicUsize::new(0);
     let mut slots: Vec<Option<T>> = (0..inputs.len()).map(|_| None).collect();
     let done: Vec<Vec<(usize, T)>> = std::thread::scope(|s| {

@@ -619,17 +619,14 @@ pub fn classify_number(text: &str) -> Result<SyntaxKind, (SyntaxKind, String)> {
 mod tests {
     use super::*;
 
-    use std::path::Path;
-
     #[test]
     fn two_halves_lex_like_one_pass() {
         let tricky = "kernel void k(device float *a [[buffer(0)]]) {\n    /* a comment\n    that spans */ a[0] = 1.5e-3f;\n\
                       #define M(x) \\\n  (x + 1)\n    const char *s = \"text \\\" more\";\n    auto r = R\"d(raw\n)\" )d\";\n\
                       float \u{e9}t\u{e9} = 0x1p-2f; // \u{2014} note\n}\n/* unterminated";
-        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/check");
         let mut texts = vec![tricky.to_string()];
-        for e in std::fs::read_dir(fixtures).into_iter().flatten().flatten().take(6) {
-            texts.push(std::fs::read_to_string(e.path()).unwrap_or_default());
+        for path in crate::fixture_files(&["check"]).iter().take(6) {
+            texts.push(std::fs::read_to_string(path).unwrap_or_default());
         }
         for text in &texts {
             let expected = lex_one_pass(text);

@@ -34,6 +34,20 @@ pub use rowan::{NodeOrToken, TextRange, TextSize, WalkEvent};
 pub use syntax_kind::{Msl, SyntaxElement, SyntaxKind, SyntaxNode, SyntaxToken};
 pub use vfs::{FileId, FileResolver, Vfs};
 
+/// The `.metal` fixtures under `fixtures/<dir>` for each of `dirs`, sorted (unit tests).
+#[cfg(test)]
+pub(crate) fn fixture_files(dirs: &[&str]) -> Vec<std::path::PathBuf> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
+    let mut files: Vec<_> = dirs
+        .iter()
+        .flat_map(|dir| std::fs::read_dir(root.join(dir)).into_iter().flatten().flatten())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "metal"))
+        .collect();
+    files.sort();
+    files
+}
+
 /// How serious a diagnostic is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Severity {

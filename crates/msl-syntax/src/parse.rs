@@ -111,8 +111,8 @@ fn build(pp: Preprocessed) -> Parse {
 
 /// `pipelined`: build the tree on two threads, from runs of this many events (at least).
 fn build_with(pp: Preprocessed, pipelined: Option<usize>) -> Parse {
-    let (parser, green, piece_starts, error_events) =
-        match if let Some(chunk_events) = pipelined { build_pipelined(&pp, chunk_events) } else { None } {
+    let (mut parser, green, piece_starts, error_events) =
+        match pipelined.and_then(|chunk_events| build_pipelined(&pp, chunk_events)) {
             Some(done) => done,
             None => {
                 let (events, parser) = parse_events(&pp);
@@ -120,7 +120,6 @@ fn build_with(pp: Preprocessed, pipelined: Option<usize>) -> Parse {
                 (parser, green, piece_starts, error_events)
             }
         };
-    let mut parser = parser;
     let state = ParseState {
         scope_log: parser.scopes.owned_log(),
         bodies: std::mem::take(&mut parser.bodies),
@@ -831,17 +830,8 @@ mod tests {
 
     #[test]
     fn two_threads_build_the_same_tree_as_one() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
-        let mut files = Vec::new();
-        for dir in ["syntax/ok", "syntax/err", "check", "reparse"] {
-            let Ok(entries) = std::fs::read_dir(root.join(dir)) else { continue };
-            for e in entries.flatten() {
-                if e.path().extension().is_some_and(|x| x == "metal") {
-                    files.push(e.path());
-                }
-            }
-        }
-        assert!(files.len() > 20, "fixtures not found under {}", root.display());
+        let files = crate::fixture_files(&["syntax/ok", "syntax/err", "check", "reparse"]);
+        assert!(files.len() > 20, "fixtures not found");
         for f in files {
             let text = std::fs::read_to_string(&f).unwrap_or_default();
             both_ways(&repeated(&text));
@@ -850,16 +840,10 @@ mod tests {
 
     #[test]
     fn two_threads_build_the_same_tree_after_random_edits() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
-        let mut all = String::new();
-        for dir in ["syntax/ok", "check"] {
-            let mut paths: Vec<_> =
-                std::fs::read_dir(root.join(dir)).into_iter().flatten().flatten().map(|e| e.path()).collect();
-            paths.sort();
-            for p in paths.iter().filter(|p| p.extension().is_some_and(|x| x == "metal")) {
-                all.push_str(&std::fs::read_to_string(p).unwrap_or_default());
-            }
-        }
+        let all: String = crate::fixture_files(&["syntax/ok", "check"])
+            .iter()
+            .map(|p| std::fs::read_to_string(p).unwrap_or_default())
+            .collect();
         let junk = ["}", "{", ">>", "/*", "\"", "#if 0\n", "#endif\n", "template <", "(", ";", "[[", "x <y", "\\\n"];
         let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
         let mut next = move |n: usize| {

@@ -2659,18 +2659,13 @@ mod tests {
         assert_eq!(with_header.calls.len(), 2);
         // lexer errors: the general path takes the tokens that hold them
         both_paths("int a = 1; ` int b;\nfloat c = 1.0q; int d;\n\"open\nint e; /* open", &[]);
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
         // the fixtures, read from the disk so that their includes resolve
         let vfs = Vfs::with_disk();
         let mut count = 0;
-        for dir in ["syntax/ok", "syntax/err", "check", "reparse"] {
-            for e in std::fs::read_dir(root.join(dir)).into_iter().flatten().flatten() {
-                if e.path().extension().is_some_and(|x| x == "metal")
-                    && let Ok(id) = vfs.load(&e.path())
-                {
-                    compare(&vfs, id, &e.path().display().to_string());
-                    count += 1;
-                }
+        for path in crate::fixture_files(&["syntax/ok", "syntax/err", "check", "reparse"]) {
+            if let Ok(id) = vfs.load(&path) {
+                compare(&vfs, id, &path.display().to_string());
+                count += 1;
             }
         }
         assert!(count > 20);
