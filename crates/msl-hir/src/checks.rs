@@ -228,7 +228,7 @@ impl Checker<'_> {
         let typed = self.typed_locals(root, &vars, &local);
         self.swizzles(&typed, &members);
         self.conversions(root, &typed, &vars, &writes, &returns);
-        self.argument_conversions(&calls, &typed, &local);
+        self.argument_conversions(&calls, &typed);
         self.address_spaces(&typed, &vars, &writes);
         self.operands(&typed, &writes);
         self.constant_writes(root, &vars, &writes, &local);
@@ -320,9 +320,7 @@ impl Checker<'_> {
         if homes.iter().any(|h| visible.contains(h)) {
             return;
         }
-        let mut homes: Vec<&String> = homes.iter().collect();
-        homes.sort();
-        let Some(first) = homes.first() else { return };
+        let Some(first) = homes.iter().min() else { return };
         let qualified = format!("{first}::{name}");
         self.report_range(
             tok.text_range(),
@@ -335,9 +333,14 @@ impl Checker<'_> {
 
     /// The namespaces whose names an unqualified name in this function finds: its own, the
     /// enclosing ones, and those their using-directives nominate (followed on). `None` when
-    /// the function's namespace is not known, or a directive names a namespace alias or a
-    /// namespace that is not one of the unit's (other than `metal`).
+    /// the body has using-directives or -declarations of its own, the function's namespace
+    /// is not known, or a directive names a namespace alias or a namespace that is not one
+    /// of the unit's (other than `metal`).
     fn visible_namespaces(&self) -> Option<FxHashSet<String>> {
+        // the body's own using-directives or -declarations: nothing is judged
+        if self.local_usings {
+            return None;
+        }
         let mut seen: FxHashSet<String> = FxHashSet::default();
         let mut queue: Vec<String> = enclosing(self.namespace?).map(str::to_string).collect();
         while let Some(ns) = queue.pop() {
@@ -610,7 +613,7 @@ impl Checker<'_> {
     /// E1702 for arguments: a call to a function of the unit (one function and its
     /// declarations, not a template, no library function of that name) passes an argument
     /// of known type that does not convert to the parameter's builtin type.
-    fn argument_conversions(&mut self, calls: &[SyntaxNode], locals: &TypedLocals, local: &NameCounts) {
+    fn argument_conversions(&mut self, calls: &[SyntaxNode], locals: &TypedLocals) {
         for call in calls.iter().filter_map(|n| ast::CallExpr::cast(n.clone())) {
             let Some(ast::Expr::Path(p)) = call.callee() else { continue };
             if p.is_qualified() || p.template_args().is_some() {
@@ -618,12 +621,7 @@ impl Checker<'_> {
             }
             let Some(name) = p.name() else { continue };
             let name = name.text();
-            if local.contains_key(name)
-                || self.tree.value_names.contains(name)
-                || self.tree.types.contains(name)
-                || self.tree.typedefs.contains_key(name)
-                || !self.lib.lookup(name).is_empty()
-            {
+            if !self.names_function(name, locals) {
                 continue;
             }
             let Some(Some(overloads)) = self.tree.overloads.get(name) else { continue };
@@ -834,14 +832,7 @@ impl Checker<'_> {
         // plain variables and parameters declared `const` or `constexpr`
         // (with where it was declared so and the range of the `const` to remove)
         let mut consts: FxHashMap<String, (Option<Visibility>, Option<TextRange>)> = FxHashMap::default();
-        each_declaration(root, vars, |spec, decl, name, local| {
-            let (Some(spec), Some(decl), Some(name)) = (spec, decl, name) else { return };
-            let visibility = if local {
-                let Some(v) = visibility_of(decl.syntax()) else { return };
-                Some(v)
-            } else {
-                None
-            };
+        each_declaration(root, vars, |spec, decl, name, visibility| {
             let ops: Vec<ast::PtrOperator> = decl.ptr_operators().collect();
             if ops.is_empty()
                 && (spec.has(SyntaxKind::CONST_KW) || spec.has(SyntaxKind::CONSTEXPR_KW))
@@ -976,8 +967,8 @@ impl Checker<'_> {
             };
             let size = match target {
                 Ty::Vector(_, size, _) => size,
-                Ty::Matrix(_, columns, rows) => {
-                    self.matrix_construction(node, &target, columns, rows, &arg_tys);
+                Ty::Matrix(elem, columns, rows) => {
+                    self.matrix_construction(node, &target, (elem, columns, rows), &arg_tys);
                     continue;
                 }
                 _ => continue,
@@ -1009,8 +1000,14 @@ impl Checker<'_> {
     /// E1711: a matrix built from arguments that fit none of its constructors: one scalar
     /// (the diagonal), one matrix of the same shape, one vector per column with a
     /// component per row, or a scalar per element. Arguments of types that are not known
-    /// are never judged.
-    fn matrix_construction(&mut self, node: &SyntaxNode, target: &Ty, columns: usize, rows: usize, args: &[Ty]) {
+    /// are never judged. The tuple is `target`'s element type, columns and rows.
+    fn matrix_construction(
+        &mut self,
+        node: &SyntaxNode,
+        target: &Ty,
+        (elem, columns, rows): (&str, usize, usize),
+        args: &[Ty],
+    ) {
         // a struct may convert to a matrix, a vector or a scalar; an enum to a scalar
         if !args.iter().all(Ty::is_numeric) {
             return;
@@ -1029,10 +1026,6 @@ impl Checker<'_> {
             return;
         }
         let parts = args.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>().join(", ");
-        let elem = match target {
-            Ty::Matrix(e, ..) => *e,
-            _ => "float",
-        };
         self.report(
             node,
             "E1711",
@@ -1170,8 +1163,7 @@ impl Checker<'_> {
             let refs: Vec<Option<&str>> = args.iter().map(|a| a.as_deref()).collect();
             let Some(signatures) = self.lib.call_rejects(name, &refs) else { continue };
             let shown = args.iter().map(|a| format!("`{}`", a.as_deref().unwrap_or("?"))).collect::<Vec<_>>();
-            let mut tried: Vec<&str> = signatures.iter().take(3).copied().collect();
-            tried.dedup();
+            let tried: Vec<&str> = signatures.iter().take(3).copied().collect();
             self.report_range(
                 name_tok.text_range(),
                 "E1708",
@@ -1965,23 +1957,28 @@ fn is_assignment(k: SyntaxKind) -> bool {
     matches!(k, EQ | PLUSEQ | MINUSEQ | STAREQ | SLASHEQ | PERCENTEQ | AMPEQ | PIPEEQ | CARETEQ | SHLEQ | SHREQ)
 }
 
-/// The variable an assignment target writes into, and how many times the target
-/// dereferences on the way (indexing, `*`, `->`).
 /// Calls `f` with the specifiers, declarator and name of every parameter of the function
-/// `root` (`local` false) and of every declarator of `vars` (`local` true).
+/// `root` (visible everywhere: `None`) and of every declarator of `vars` (with where it is
+/// visible). Declarations missing a part, and locals with no scope, are skipped.
 fn each_declaration(
     root: &SyntaxNode,
     vars: &[SyntaxNode],
-    mut f: impl FnMut(Option<ast::DeclSpecifiers>, Option<ast::Declarator>, Option<String>, bool),
+    mut f: impl FnMut(ast::DeclSpecifiers, ast::Declarator, String, Option<Visibility>),
 ) {
     if let Some(params) = ast::Function::cast(root.clone()).and_then(|f| f.param_list()) {
         for p in params.params() {
-            f(p.decl_specifiers(), p.declarator(), p.name().map(|n| n.text()), false);
+            if let (Some(spec), Some(decl), Some(name)) = (p.decl_specifiers(), p.declarator(), p.name()) {
+                f(spec, decl, name.text(), None);
+            }
         }
     }
     for v in vars.iter().filter_map(|n| ast::VarDecl::cast(n.clone())) {
         for d in v.declarators() {
-            f(v.decl_specifiers(), d.declarator(), d.name().map(|n| n.text()), true);
+            if let (Some(spec), Some(decl), Some(name)) = (v.decl_specifiers(), d.declarator(), d.name())
+                && let Some(visibility) = visibility_of(decl.syntax())
+            {
+                f(spec, decl, name.text(), Some(visibility));
+            }
         }
     }
 }

@@ -306,7 +306,7 @@ fn reparse(
 }
 
 /// The unit's functions (outside other functions) in file order, with their offsets.
-/// Walks the green tree, which allocates nothing per node.
+/// Walks the green tree (no syntax nodes are made).
 pub(crate) fn green_functions(root: &GreenNodeData) -> Vec<(TextSize, &GreenNodeData)> {
     green_functions_in_context(root).into_iter().map(|(at, node, ..)| (at, node)).collect()
 }

@@ -458,11 +458,6 @@ impl TypeRef {
     pub fn is_known(&self) -> bool {
         !self.base.is_empty()
     }
-
-    /// A plain named type: no operators.
-    pub fn is_plain(&self) -> bool {
-        self.is_known() && self.ops.is_empty()
-    }
 }
 
 /// The item-tree parts of the top-level nodes of each unit's latest parse, by node.
@@ -684,15 +679,15 @@ impl ItemTree {
         }
         // keep only the current nodes (the map holds them, so their addresses stay theirs)
         items.parts = seen;
-        if let Some((previous, tree)) = &items.merged
-            && previous.len() == order.len()
-            && previous.iter().zip(&order).all(|(a, b)| Arc::ptr_eq(a, b) || a == b)
-        {
-            let tree = tree.clone();
-            items.merged = Some((order, tree.clone()));
-            return tree;
-        }
-        let tree = Arc::new(ItemTree::merge(&order));
+        let tree = match &items.merged {
+            Some((previous, tree))
+                if previous.len() == order.len()
+                    && previous.iter().zip(&order).all(|(a, b)| Arc::ptr_eq(a, b) || a == b) =>
+            {
+                tree.clone()
+            }
+            _ => Arc::new(ItemTree::merge(&order)),
+        };
         items.merged = Some((order, tree.clone()));
         tree
     }

@@ -204,8 +204,8 @@ fn function_signature(f: &ast::Function) -> String {
 }
 
 /// Splits at commas outside brackets, dropping an empty last piece.
-pub(crate) fn split_top_level(s: &str) -> Vec<String> {
-    let mut out: Vec<String> = msl_stdlib::split_top_level(s).into_iter().map(str::to_string).collect();
+pub(crate) fn split_top_level(s: &str) -> Vec<&str> {
+    let mut out = msl_stdlib::split_top_level(s);
     if out.last().is_some_and(|l| l.trim().is_empty()) {
         out.pop();
     }

@@ -520,9 +520,7 @@ pub(crate) fn vector_element(name: &str) -> Option<String> {
     let rest = name.strip_prefix("packed_").unwrap_or(name);
     let digits = rest.trim_start_matches(|c: char| c.is_ascii_alphabetic());
     let elem = &rest[..rest.len() - digits.len()];
-    const SCALARS: &[&str] =
-        &["bool", "char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "half", "float", "bfloat"];
-    (SCALARS.contains(&elem) && matches!(digits, "2" | "3" | "4")).then(|| elem.to_string())
+    (msl_stdlib::SCALAR_TYPES.contains(&elem) && matches!(digits, "2" | "3" | "4")).then(|| elem.to_string())
 }
 
 /// The member `name` of the receiver of `member_expr`.

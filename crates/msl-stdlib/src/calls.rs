@@ -159,13 +159,16 @@ fn overload_result(o: &Overload, args: &[Option<&str>]) -> Result<Option<String>
     })
 }
 
+/// The scalar types that vectors are made of (`bool` to `bfloat`; not `double`, which MSL
+/// lacks).
+pub const SCALAR_TYPES: &[&str] =
+    &["bool", "char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "half", "float", "bfloat"];
+
 /// The vector size of a plain numeric type name: 1 for scalars, `None` for anything else
 /// (matrices, packed vectors, names that are not numeric).
 fn numeric_size(t: &str) -> Option<usize> {
-    const SCALARS: &[&str] =
-        &["bool", "char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "half", "float", "bfloat"];
     let scalar = scalar_of(t);
-    if !SCALARS.contains(&scalar) {
+    if !SCALAR_TYPES.contains(&scalar) {
         return None;
     }
     match size_of(t) {
@@ -181,11 +184,8 @@ fn numeric_size(t: &str) -> Option<usize> {
 /// placeholder share one size. Scalars are never held against an overload (a scalar
 /// converts to other scalars and spreads to vectors), nor is anything the signature does
 /// not spell as a plain name.
-fn overload_rejects(o: &Overload, args: &[Option<&str>]) -> bool {
-    let Some((_, params)) = split_signature(o.sig) else { return false };
-    if params.len() != args.len() {
-        return true;
-    }
+/// `params` are the overload's parameters, as many as `args`.
+fn overload_rejects(o: &Overload, params: &[SigType<'_>], args: &[Option<&str>]) -> bool {
     let binding = |name: &str| -> Option<&Binding> { o.bindings.iter().find(|b| b.name == name) };
     let mut sizes: FxHashMap<&str, usize> = FxHashMap::default();
     let mut derived: Vec<(&str, usize)> = Vec::new();
@@ -245,7 +245,7 @@ impl Stdlib {
                 if params.len() != args.len() {
                     continue;
                 }
-                if !overload_rejects(o, args) {
+                if !overload_rejects(o, &params, args) {
                     return None;
                 }
                 candidates.push(o.sig);

@@ -15,7 +15,7 @@ mod hover;
 
 use std::sync::OnceLock;
 
-pub use calls::split_top_level;
+pub use calls::{SCALAR_TYPES, split_top_level};
 pub use hover::{hover, hover_overload};
 pub use msl_syntax::{MetalVersion, Platform};
 use rustc_hash::FxHashMap;

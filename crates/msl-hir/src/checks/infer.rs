@@ -135,17 +135,10 @@ impl Checker<'_> {
     pub(super) fn typed_locals(&self, root: &SyntaxNode, vars: &[SyntaxNode], counts: &NameCounts) -> TypedLocals {
         let mut out = TypedLocals { names: counts.keys().cloned().collect(), ..TypedLocals::default() };
         let mut autos: Vec<(String, ast::Expr, Visibility)> = Vec::new();
-        each_declaration(root, vars, |spec, decl, name, local| {
-            let (Some(spec), Some(decl), Some(name)) = (spec, decl, name) else { return };
+        each_declaration(root, vars, |spec, decl, name, visibility| {
             if counts.get(&name).copied() != Some(1) {
                 return;
             }
-            let visibility = if local {
-                let Some(v) = visibility_of(decl.syntax()) else { return };
-                Some(v)
-            } else {
-                None
-            };
             let r = TypeRef::from_syntax(Some(&spec), Some(&decl));
             let auto = r.base == "auto";
             if auto
@@ -539,7 +532,7 @@ impl Checker<'_> {
     }
 
     /// Whether `name` names a function of the unit and nothing else.
-    fn names_function(&self, name: &str, locals: &TypedLocals) -> bool {
+    pub(super) fn names_function(&self, name: &str, locals: &TypedLocals) -> bool {
         self.tree.returns.contains_key(name)
             && !locals.has_value(name)
             && !self.tree.value_names.contains(name)

@@ -94,12 +94,9 @@ pub(crate) enum Ty {
     Unknown,
 }
 
-pub(crate) const SCALARS: &[&str] =
-    &["bool", "char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "half", "float", "bfloat"];
-
 /// The static name of a scalar type.
 pub(crate) fn scalar(name: &str) -> Option<&'static str> {
-    SCALARS.iter().find(|s| **s == name).copied()
+    msl_stdlib::SCALAR_TYPES.iter().find(|s| **s == name).copied()
 }
 
 impl Ty {
