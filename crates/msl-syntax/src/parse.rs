@@ -355,6 +355,9 @@ struct Builder<'t> {
     stack: Vec<(SyntaxKind, usize)>,
     children: Vec<NodeOrToken<GreenNode, GreenToken>>,
     tokens: FxHashMap<(SyntaxKind, &'t str), GreenToken>,
+    /// A direct-mapped cache in front of `tokens` for texts of up to 16 bytes, its size a
+    /// power of two.
+    recent: Vec<Option<(TokenKey, GreenToken)>>,
     /// Tokens whose text is fixed by their kind (punctuation, keywords), by kind.
     fixed: Vec<Option<GreenToken>>,
     /// Whitespace tokens of only spaces by length, then line breaks of one `\n` and
@@ -403,7 +406,20 @@ impl<'t> Builder<'t> {
             self.children.push(NodeOrToken::Token(tok));
             return;
         }
-        let tok = if text.len() <= 24 {
+        let tok = if text.len() <= 16 {
+            let key = TokenKey::new(kind, text);
+            let mask = self.recent.len() - 1;
+            let slot = &mut self.recent[key.hash() as usize & mask];
+            match slot {
+                Some((k, t)) if *k == key => t.clone(),
+                _ => {
+                    let t =
+                        self.tokens.entry((kind, text)).or_insert_with(|| GreenToken::new(kind.into(), text)).clone();
+                    *slot = Some((key, t.clone()));
+                    t
+                }
+            }
+        } else if text.len() <= 24 {
             self.tokens.entry((kind, text)).or_insert_with(|| GreenToken::new(kind.into(), text)).clone()
         } else {
             GreenToken::new(kind.into(), text)
@@ -429,6 +445,40 @@ impl<'t> Builder<'t> {
     }
 }
 
+/// A token's kind and text of up to 16 bytes, as two words loaded from the text; with the
+/// length they determine the text.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct TokenKey {
+    kind: SyntaxKind,
+    len: u8,
+    words: [u64; 2],
+}
+
+impl TokenKey {
+    fn new(kind: SyntaxKind, text: &str) -> TokenKey {
+        let b = text.as_bytes();
+        let n = b.len();
+        let w64 = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().unwrap_or_default());
+        let w32 = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().unwrap_or_default()) as u64;
+        let words = match n {
+            8.. => [w64(0), w64(n - 8)],
+            4..8 => [w32(0) | w32(n - 4) << 32, 0],
+            1..4 => [b[0] as u64 | (b[n / 2] as u64) << 8 | (b[n - 1] as u64) << 16, 0],
+            0 => [0, 0],
+        };
+        TokenKey { kind, len: n as u8, words }
+    }
+
+    /// The key's hash, in the low bits.
+    fn hash(&self) -> u64 {
+        const K: u64 = 0x9e37_79b9_7f4a_7c15;
+        let h = (self.words[0] ^ self.words[1].rotate_left(17) ^ ((self.kind as u64) << 8) ^ self.len as u64)
+            .wrapping_mul(K);
+        // a multiplication mixes upwards: the top bits are the well-mixed ones
+        h >> 40
+    }
+}
+
 struct TreeBuilder<'a> {
     pp: &'a Preprocessed,
     builder: Builder<'a>,
@@ -447,7 +497,12 @@ impl<'a> TreeBuilder<'a> {
     fn new(pp: &'a Preprocessed) -> TreeBuilder<'a> {
         TreeBuilder {
             pp,
-            builder: Builder::default(),
+            builder: Builder {
+                // about one entry per 64 pieces: large enough for the names in use nearby,
+                // small enough to cost nothing for a small unit
+                recent: vec![None; (pp.pieces.len() / 64).clamp(64, 2048).next_power_of_two()],
+                ..Builder::default()
+            },
             piece: 0,
             split_off: 0,
             offset: 0,
@@ -486,12 +541,13 @@ impl<'a> TreeBuilder<'a> {
     fn feed(&mut self, events: &mut [Event], errors: &mut Vec<u32>) {
         for i in 0..events.len() {
             match events[i] {
+                Event::Start { kind, forward_parent: None } => self.start(kind),
                 Event::Start { kind, forward_parent } => {
                     self.forward.push(kind);
                     let mut idx = i;
                     let mut fp = forward_parent;
                     while let Some(delta) = fp {
-                        idx += delta as usize;
+                        idx += delta.get() as usize;
                         fp = match events.get_mut(idx).map(|e| std::mem::replace(e, Event::Tombstone)) {
                             Some(Event::Start { kind, forward_parent }) => {
                                 self.forward.push(kind);
@@ -574,7 +630,7 @@ impl<'a> TreeBuilder<'a> {
         // Punctuation and keywords are lexed from their exact spelling, and the parser
         // only changes a token's kind to IDENT or splits `>`s off a token: a punctuation
         // or keyword kind of the right length has its fixed text.
-        if (kind.is_punct() || kind.is_keyword()) && kind.text().is_some_and(|t| t.len() == n as usize) {
+        if n > 0 && kind.fixed_len() == n {
             debug_assert_eq!(kind.text(), Some(&self.pp.text(piece)[start as usize..(start + n) as usize]));
             self.builder.fixed_token(kind);
             return;
@@ -802,6 +858,42 @@ pub fn debug_dump(node: &SyntaxNode) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn token_keys_tell_every_short_text_apart() {
+        // all texts of up to 16 bytes over a small alphabet would be too many: take every
+        // text of up to 4 bytes, and longer ones that differ in one byte at each position
+        let alphabet = [b'a', b'b', b'0', b'_'];
+        let mut texts: Vec<String> = vec![String::new()];
+        for len in 1..=4 {
+            let mut idx = vec![0usize; len];
+            loop {
+                texts.push(idx.iter().map(|&i| alphabet[i] as char).collect());
+                let Some(pos) = idx.iter().rposition(|&i| i + 1 < alphabet.len()) else { break };
+                idx[pos] += 1;
+                idx[pos + 1..].iter_mut().for_each(|i| *i = 0);
+            }
+        }
+        for len in 5..=16 {
+            let base = "abcdefghijklmnop"[..len].to_string();
+            for pos in 0..len {
+                let mut t = base.clone().into_bytes();
+                t[pos] = b'_';
+                texts.push(String::from_utf8(t).unwrap());
+            }
+            texts.push(base);
+        }
+        let mut seen = rustc_hash::FxHashMap::default();
+        for t in &texts {
+            for kind in [SyntaxKind::IDENT, SyntaxKind::INT_NUMBER] {
+                let key = TokenKey::new(kind, t);
+                if let Some(other) = seen.insert(key, (kind, t)) {
+                    panic!("{kind:?} {t:?} and {other:?} have the same key");
+                }
+            }
+        }
+        assert_eq!(seen.len(), texts.len() * 2);
+    }
 
     fn both_ways(text: &str) {
         let vfs = Vfs::new();

@@ -319,12 +319,14 @@ impl SyntaxKind {
         matches!(self, WHITESPACE | NEWLINE | COMMENT | PP_DIRECTIVE | PP_INACTIVE | MACRO_CALL)
     }
 
-    pub fn is_keyword(self) -> bool {
-        (ALIGNAS_KW as u16..=FRAGMENT_KW as u16).contains(&(self as u16))
+    pub const fn is_keyword(self) -> bool {
+        let k = self as u16;
+        ALIGNAS_KW as u16 <= k && k <= FRAGMENT_KW as u16
     }
 
-    pub fn is_punct(self) -> bool {
-        (SEMI as u16..=HASH2 as u16).contains(&(self as u16))
+    pub const fn is_punct(self) -> bool {
+        let k = self as u16;
+        SEMI as u16 <= k && k <= HASH2 as u16
     }
 
     pub fn is_literal(self) -> bool {
@@ -483,7 +485,7 @@ impl SyntaxKind {
     }
 
     /// The fixed text of a punctuation token or keyword.
-    pub fn text(self) -> Option<&'static str> {
+    pub const fn text(self) -> Option<&'static str> {
         let t = match self {
             SEMI => ";",
             COMMA => ",",
@@ -624,6 +626,11 @@ impl SyntaxKind {
         Some(t)
     }
 
+    /// The length of [`SyntaxKind::text`] for punctuation and keywords, else 0 (by table).
+    pub fn fixed_len(self) -> u32 {
+        FIXED_LEN[self as usize] as u32
+    }
+
     /// A short human description for error messages: `';'`, `identifier`, ...
     pub fn describe(self) -> String {
         match self {
@@ -639,6 +646,20 @@ impl SyntaxKind {
         }
     }
 }
+
+static FIXED_LEN: [u8; __LAST as usize + 1] = {
+    let mut table = [0u8; __LAST as usize + 1];
+    let mut k = 0;
+    while k < __LAST as u16 {
+        // SAFETY: as in `From<u16>`: every discriminant below `__LAST` is assigned
+        let kind = unsafe { std::mem::transmute::<u16, SyntaxKind>(k) };
+        if let (true, Some(text)) = (kind.is_punct() || kind.is_keyword(), kind.text()) {
+            table[k as usize] = text.len() as u8;
+        }
+        k += 1;
+    }
+    table
+};
 
 impl From<u16> for SyntaxKind {
     fn from(d: u16) -> SyntaxKind {

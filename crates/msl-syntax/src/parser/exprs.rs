@@ -178,7 +178,10 @@ fn unary(p: &mut Parser<'_>, r: Restrictions) -> Option<CompletedMarker> {
 }
 
 fn unary_inner(p: &mut Parser<'_>, r: Restrictions) -> Option<CompletedMarker> {
-    match p.current() {
+    let current = p.current();
+    // the GNU keywords handled below, read once (most names do not start with `__`)
+    let gnu = if current == IDENT { Some(p.current_text()).filter(|t| t.starts_with("__")) } else { None };
+    match current {
         PLUS2 | MINUS2 | PLUS | MINUS | BANG | TILDE | STAR | AMP | AMP2 => {
             let m = p.start();
             p.bump_any();
@@ -217,7 +220,7 @@ fn unary_inner(p: &mut Parser<'_>, r: Restrictions) -> Option<CompletedMarker> {
             }
             Some(m.complete(p, ALIGNOF_EXPR))
         }
-        IDENT if matches!(p.current_text(), "__alignof__" | "__alignof") && p.nth_at(1, L_PAREN) => {
+        IDENT if matches!(gnu, Some("__alignof__" | "__alignof")) && p.nth_at(1, L_PAREN) => {
             let m = p.start();
             p.bump(IDENT);
             p.bump(L_PAREN);
@@ -225,7 +228,7 @@ fn unary_inner(p: &mut Parser<'_>, r: Restrictions) -> Option<CompletedMarker> {
             p.expect(R_PAREN);
             Some(m.complete(p, ALIGNOF_EXPR))
         }
-        IDENT if p.current_text() == "__extension__" => {
+        IDENT if gnu == Some("__extension__") => {
             p.bump(IDENT);
             unary(p, r)
         }

@@ -12,6 +12,7 @@ mod types;
 
 use crate::SyntaxKind::{self, *};
 use crate::pp::Preprocessed;
+use std::num::NonZeroU32;
 pub(crate) use symbols::OwnedScopeOp;
 
 pub(crate) fn is_library_type_name(name: &str) -> bool {
@@ -31,7 +32,8 @@ const STUCK_STEPS: u32 = 2_000_000;
 pub(crate) enum Event {
     Start {
         kind: SyntaxKind,
-        forward_parent: Option<u32>,
+        /// How many events later the start of the node that wraps this one is.
+        forward_parent: Option<NonZeroU32>,
     },
     Finish,
     /// The current token, with this kind (it may differ from the lexed kind, e.g. a
@@ -48,6 +50,9 @@ pub(crate) enum Event {
     Error(u32),
     Tombstone,
 }
+
+// events are written and read once per token and node: keep them at two words
+const _: () = assert!(std::mem::size_of::<Event>() == 8);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum ErrorAt {
@@ -158,7 +163,7 @@ impl CompletedMarker {
         let new_pos = p.events.len() as u32;
         p.events.push(Event::Start { kind: ERROR, forward_parent: None });
         if let Event::Start { forward_parent, .. } = &mut p.events[self.pos as usize] {
-            *forward_parent = Some(new_pos - self.pos);
+            *forward_parent = NonZeroU32::new(new_pos - self.pos);
         }
         Marker { pos: new_pos }
     }
@@ -290,19 +295,22 @@ impl<'a> Parser<'a> {
     pub(crate) fn nth(&self, n: usize) -> SyntaxKind {
         let steps = self.steps.get() + 1;
         self.steps.set(steps);
+        // `steps` only goes back to 0 when a token is consumed, which a stuck parser never
+        // does: once stuck, every later look ends here
         if steps > STUCK_STEPS {
             // Looking at the same token this often means a loop that never consumes it.
             // Pretend the input ended: every loop stops at EOF, and the tokens left are
             // still put in the tree by the builder.
             self.stuck.set(true);
-        }
-        if self.stuck.get() {
             return EOF;
         }
-        if self.pos + n >= self.kinds.len() {
-            self.peeked_past_end.set(true);
+        match self.kinds.get(self.pos + n) {
+            Some(&kind) => kind,
+            None => {
+                self.peeked_past_end.set(true);
+                EOF
+            }
         }
-        self.kinds.get(self.pos + n).copied().unwrap_or(EOF)
     }
 
     pub(crate) fn at(&self, kind: SyntaxKind) -> bool {
@@ -367,10 +375,10 @@ impl<'a> Parser<'a> {
     // ---- consuming tokens ----------------------------------------------------------------
 
     pub(crate) fn bump_any(&mut self) {
-        if self.at_eof() {
+        if self.stuck.get() {
             return;
         }
-        let kind = self.current();
+        let Some(&kind) = self.kinds.get(self.pos) else { return };
         self.events.push(Event::Token { kind });
         self.advance();
     }
@@ -660,7 +668,7 @@ fn starts_after_last_token(events: &[Event]) -> bool {
         .iter()
         .enumerate()
         .filter_map(|(i, e)| match e {
-            Event::Start { forward_parent: Some(d), .. } => Some(i + *d as usize),
+            Event::Start { forward_parent: Some(d), .. } => Some(i + d.get() as usize),
             _ => None,
         })
         .filter(|&p| p >= from)
