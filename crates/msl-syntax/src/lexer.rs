@@ -513,6 +513,13 @@ pub fn classify_number(text: &str) -> Result<SyntaxKind, (SyntaxKind, String)> {
     if !text.is_empty() && !octal && text.bytes().all(|b| b.is_ascii_digit()) {
         return Ok(INT_NUMBER);
     }
+    // and a hexadecimal integer without suffix (the tables of lookup-heavy kernels)
+    if let Some(digits) = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X"))
+        && !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_hexdigit())
+    {
+        return Ok(INT_NUMBER);
+    }
     // the digits without separators, lowercased (numbers are ASCII: see `Lexer::number`)
     let mut buf = [0u8; 64];
     let heap: Vec<u8>;
@@ -658,6 +665,8 @@ mod tests {
             ("42u", INT_NUMBER),
             ("42U", INT_NUMBER),
             ("0x1Fu", INT_NUMBER),
+            ("0x0808080808080808", INT_NUMBER),
+            ("0Xff", INT_NUMBER),
             ("1'000'000", INT_NUMBER),
             ("0b1010", INT_NUMBER),
             ("10ul", INT_NUMBER),

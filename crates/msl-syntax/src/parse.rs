@@ -8,7 +8,8 @@ use rowan::{GreenNode, GreenToken, NodeOrToken};
 use rustc_hash::FxHashMap;
 
 use crate::parser::{
-    BodyStart, Chunk, ErrorAt, Event, HAND_OFF_EVENTS, OwnedScopeOp, Parser, parse_events, parse_events_streaming,
+    BodyStart, Chunk, ErrorAt, Event, HAND_OFF_EVENTS, OwnedScopeOp, Parser, TokenLayout, parse_events,
+    parse_events_streaming,
 };
 use crate::pp::{self, ARENA, NO_CALL, Preprocessed};
 use crate::{FileId, FileResolver, PpConfig, Severity, SyntaxKind, SyntaxNode, SyntaxToken, TextRange, TextSize, Vfs};
@@ -110,12 +111,13 @@ fn build(pp: Preprocessed) -> Parse {
 }
 
 /// `pipelined`: build the tree on two threads, from runs of this many events (at least).
-fn build_with(pp: Preprocessed, pipelined: Option<usize>) -> Parse {
+fn build_with(mut pp: Preprocessed, pipelined: Option<usize>) -> Parse {
+    let mut layout = pp.layout.take();
     let (mut parser, green, piece_starts, error_events) =
-        match pipelined.and_then(|chunk_events| build_pipelined(&pp, chunk_events)) {
+        match pipelined.and_then(|chunk_events| build_pipelined(&pp, &mut layout, chunk_events)) {
             Some(done) => done,
             None => {
-                let (events, parser) = parse_events(&pp);
+                let (events, parser) = parse_events(&pp, layout);
                 let (green, piece_starts, error_events) = build_from_events(&pp, events);
                 (parser, green, piece_starts, error_events)
             }
@@ -147,7 +149,11 @@ fn build_with(pp: Preprocessed, pipelined: Option<usize>) -> Parse {
 /// on; once the parse is done, this thread builds from the queue too. The runs' subtrees
 /// become the root's children in order. `None` if no thread could be started.
 #[allow(clippy::type_complexity)]
-fn build_pipelined(pp: &Preprocessed, chunk_events: usize) -> Option<(Parser<'_>, GreenNode, Vec<u32>, Vec<u32>)> {
+fn build_pipelined<'p>(
+    pp: &'p Preprocessed,
+    layout: &mut Option<TokenLayout>,
+    chunk_events: usize,
+) -> Option<(Parser<'p>, GreenNode, Vec<u32>, Vec<u32>)> {
     let queue = Arc::new(ChunkQueue::default());
     let (parser, rest, mut built) = std::thread::scope(|s| {
         let worker = std::thread::Builder::new().name("msl-tree".into()).spawn_scoped(s, || queue.work(pp)).ok()?;
@@ -155,7 +161,8 @@ fn build_pipelined(pp: &Preprocessed, chunk_events: usize) -> Option<(Parser<'_>
         // closes the queue however the parse ends, so that the builder thread never
         // waits for runs that will not come
         let closer = CloseOnDrop(&queue);
-        let (parser, rest) = parse_events_streaming(pp, chunk_events, Box::new(move |chunk| sink.push(chunk)));
+        let (parser, rest) =
+            parse_events_streaming(pp, layout.take(), chunk_events, Box::new(move |chunk| sink.push(chunk)));
         drop(closer);
         let mut built = queue.work(pp);
         built.extend(worker.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));

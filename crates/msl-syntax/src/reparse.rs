@@ -369,6 +369,7 @@ impl Parse {
             includes,
             diagnostics: pp_diagnostics,
             state: Some(Arc::new(new_state)),
+            layout: None,
         };
 
         // tree offsets of the pieces

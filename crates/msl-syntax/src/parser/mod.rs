@@ -66,6 +66,62 @@ pub(crate) enum ErrorAt {
 pub(crate) const FIRST_ON_LINE: u8 = 1;
 pub(crate) const AT_COLUMN_0: u8 = 2;
 
+/// The parser's view of the pieces: the non-trivia ones, with their kind and layout
+/// flags. The preprocessor fills it as it emits pieces (see [`TokenLayout::push`]), so
+/// that the parser need not go over the pieces again.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct TokenLayout {
+    kinds: Vec<SyntaxKind>,
+    /// The piece of each token.
+    pieces: Vec<u32>,
+    flags: Vec<u8>,
+    /// A line break since the last token.
+    first_on_line: bool,
+    /// Nothing but a line break (and macro invocations) since then.
+    col0: bool,
+}
+
+impl TokenLayout {
+    pub(crate) fn new(capacity: usize, first_on_line: bool, col0: bool) -> TokenLayout {
+        TokenLayout {
+            kinds: Vec::with_capacity(capacity),
+            pieces: Vec::with_capacity(capacity),
+            flags: Vec::with_capacity(capacity),
+            first_on_line,
+            col0,
+        }
+    }
+
+    /// Notes piece `index` of kind `kind`. `ends_line` tells whether a line-break piece
+    /// ends with its line break (rather than the next line's indentation).
+    #[inline]
+    pub(crate) fn push(&mut self, index: u32, kind: SyntaxKind, ends_line: impl FnOnce() -> bool) {
+        if kind.is_trivia() {
+            match kind {
+                NEWLINE => {
+                    self.first_on_line = true;
+                    self.col0 = ends_line();
+                }
+                MACRO_CALL => {}
+                _ => self.col0 = false,
+            }
+            return;
+        }
+        let mut f = 0;
+        if self.first_on_line {
+            f |= FIRST_ON_LINE;
+            if self.col0 {
+                f |= AT_COLUMN_0;
+            }
+        }
+        self.first_on_line = false;
+        self.col0 = false;
+        self.kinds.push(kind);
+        self.pieces.push(index);
+        self.flags.push(f);
+    }
+}
+
 pub(crate) struct Parser<'a> {
     pp: &'a Preprocessed,
     kinds: Vec<SyntaxKind>,
@@ -177,37 +233,16 @@ impl<'a> Parser<'a> {
     /// A parser whose first token's layout flags continue from text before it: whether a
     /// line break precedes it, and whether nothing else does on its line.
     pub(crate) fn with_layout(pp: &'a Preprocessed, first_on_line: bool, col0: bool) -> Parser<'a> {
-        let mut kinds = Vec::with_capacity(pp.pieces.len() / 2);
-        let mut pieces = Vec::with_capacity(pp.pieces.len() / 2);
-        let mut flags = Vec::with_capacity(pp.pieces.len() / 2);
-        let mut first_on_line = first_on_line;
-        let mut col0 = col0;
+        let mut layout = TokenLayout::new(pp.pieces.len() / 2, first_on_line, col0);
         for (i, p) in pp.pieces.iter().enumerate() {
-            if p.kind.is_trivia() {
-                match p.kind {
-                    NEWLINE => {
-                        first_on_line = true;
-                        // the token holds the next line's indentation, if any
-                        col0 = pp.text(p).ends_with(['\n', '\r']);
-                    }
-                    MACRO_CALL => {}
-                    _ => col0 = false,
-                }
-                continue;
-            }
-            let mut f = 0;
-            if first_on_line {
-                f |= FIRST_ON_LINE;
-                if col0 {
-                    f |= AT_COLUMN_0;
-                }
-            }
-            first_on_line = false;
-            col0 = false;
-            kinds.push(p.kind);
-            pieces.push(i as u32);
-            flags.push(f);
+            layout.push(i as u32, p.kind, || pp.text(p).ends_with(['\n', '\r']));
         }
+        Parser::from_layout(pp, layout)
+    }
+
+    /// A parser over the tokens of `layout`, which lists the non-trivia pieces of `pp`.
+    pub(crate) fn from_layout(pp: &'a Preprocessed, layout: TokenLayout) -> Parser<'a> {
+        let TokenLayout { kinds, pieces, flags, .. } = layout;
         let mut scopes = Scopes::new();
         scopes.at = pieces.first().copied().unwrap_or(u32::MAX);
         Parser {
@@ -649,8 +684,11 @@ pub(crate) fn parse_body_events(
 }
 
 /// Parses the whole token stream into events.
-pub(crate) fn parse_events(pp: &Preprocessed) -> (Vec<Event>, Parser<'_>) {
-    let mut p = Parser::new(pp);
+pub(crate) fn parse_events(pp: &Preprocessed, layout: Option<TokenLayout>) -> (Vec<Event>, Parser<'_>) {
+    let mut p = match layout {
+        Some(layout) => Parser::from_layout(pp, layout),
+        None => Parser::new(pp),
+    };
     parse_unit(&mut p);
     let events = std::mem::take(&mut p.events);
     (events, p)
@@ -685,10 +723,14 @@ pub(crate) const HAND_OFF_EVENTS: usize = 16 * 1024;
 /// pieces after the last run start (the root's trailing trivia).
 pub(crate) fn parse_events_streaming(
     pp: &Preprocessed,
+    layout: Option<TokenLayout>,
     chunk_events: usize,
     sink: Box<dyn FnMut(Chunk)>,
 ) -> (Parser<'_>, (u32, u32)) {
-    let mut p = Parser::new(pp);
+    let mut p = match layout {
+        Some(layout) => Parser::from_layout(pp, layout),
+        None => Parser::new(pp),
+    };
     p.sink = Some(sink);
     p.chunk_events = chunk_events;
     // the events of a run at a time, not of the whole unit

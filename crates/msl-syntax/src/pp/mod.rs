@@ -129,6 +129,8 @@ pub struct Preprocessed {
     /// The macro tables at the end of the unit, kept so that a function body can be
     /// preprocessed again after an edit (see [`crate::Parse::reparse`]).
     pub(crate) state: Option<Arc<PpState>>,
+    /// The parser's view of the pieces, built as they are emitted; taken by the parse.
+    pub(crate) layout: Option<crate::parser::TokenLayout>,
 }
 
 impl Preprocessed {
@@ -408,6 +410,7 @@ pub fn preprocess(main: FileId, resolver: &dyn FileResolver, config: &PpConfig) 
     let mut pp = Pp::new(resolver, config);
     // a piece per three bytes of the main file is typical; headers add to that
     pp.out.pieces.reserve(resolver.text(main).len() / 2);
+    pp.out.layout = Some(crate::parser::TokenLayout::new(resolver.text(main).len() / 4, true, true));
     let main_idx = pp.add_real_file(main);
     pp.report_load_issues(main_idx);
     pp.push_frame(main_idx, true);
@@ -465,6 +468,7 @@ pub(crate) fn preprocess_fragment(
         includes: Vec::new(),
         diagnostics: Vec::new(),
         state: None,
+        layout: None,
     };
     pp.lexed = vec![None; pp.out.files.len()];
     pp.macro_names = state.macro_names.clone();
@@ -1035,7 +1039,15 @@ impl<'r> Pp<'r> {
     }
 
     fn emit_raw(&mut self, kind: SyntaxKind, file: u32, start: u32, len: u32, call: u32) {
-        self.out.pieces.push(Piece { kind, file, start, len, call });
+        let piece = Piece { kind, file, start, len, call };
+        if self.out.layout.is_some() {
+            let ends_line = kind == NEWLINE && self.out.text(&piece).ends_with(['\n', '\r']);
+            let index = self.out.pieces.len() as u32;
+            if let Some(layout) = &mut self.out.layout {
+                layout.push(index, kind, || ends_line);
+            }
+        }
+        self.out.pieces.push(piece);
     }
 
     // ---- the main loop ------------------------------------------------------------------
@@ -1103,6 +1115,10 @@ impl<'r> Pp<'r> {
                     at_bol = false;
                     saw_space = false;
                 }
+            }
+            if let Some(layout) = &mut self.out.layout {
+                let ends_line = || matches!(text.as_bytes().get(tok.end() as usize - 1), Some(b'\n' | b'\r'));
+                layout.push(self.out.pieces.len() as u32, tok.kind, ends_line);
             }
             self.out.pieces.push(Piece { kind: tok.kind, file, start: tok.start, len: tok.len, call: NO_CALL });
             idx += 1;
@@ -2641,6 +2657,13 @@ mod tests {
         assert_eq!(fast.arena, general.arena, "{main}");
         assert_eq!(fast.includes, general.includes, "{main}");
         assert_eq!(fast.macros, general.macros, "{main}");
+        // the parser's view built while emitting is the one built from the pieces after
+        let mut after = crate::parser::TokenLayout::new(0, true, true);
+        for (i, p) in fast.pieces.iter().enumerate() {
+            after.push(i as u32, p.kind, || fast.text(p).ends_with(['\n', '\r']));
+        }
+        assert_eq!(fast.layout.as_ref(), Some(&after), "{main}");
+        assert_eq!(general.layout.as_ref(), Some(&after), "{main}");
         fast
     }
 
