@@ -331,17 +331,19 @@ struct Cond {
 }
 
 /// A file's tokens and lexer errors, shared by every inclusion of it.
-type Lexed = (Rc<[Token]>, Rc<[LexError]>);
+/// A file's tokens and lexer errors, shared by every frame that reads the file (a `Vec`
+/// as the lexer made it: turning it into a slice would copy it).
+type Lexed = (Rc<Vec<Token>>, Rc<Vec<LexError>>);
 
 struct Frame {
     file: u32,
-    tokens: Rc<[Token]>,
+    tokens: Rc<Vec<Token>>,
     idx: usize,
     conds: Vec<Cond>,
     emit: bool,
     at_bol: bool,
     /// Index of the lexer errors not yet checked.
-    lex_errors: Rc<[LexError]>,
+    lex_errors: Rc<Vec<LexError>>,
 }
 
 struct CallTrack {
@@ -509,12 +511,12 @@ pub(crate) fn preprocess_fragment(
     pp.watch_before = before;
     pp.frames.push(Frame {
         file: 0,
-        tokens: tokens.into(),
+        tokens: Rc::new(tokens),
         idx: 0,
         conds: Vec::new(),
         emit: true,
         at_bol: false,
-        lex_errors: lex_errors.into(),
+        lex_errors: Rc::new(lex_errors),
     });
     pp.run();
     if pp.stale.get() || pp.counter > 0 || pp.ever_overflowed || pp.overflowed || !pp.reuse_infos.is_empty() {
@@ -961,12 +963,12 @@ impl<'r> Pp<'r> {
         i
     }
 
-    fn lex_file(&mut self, file: u32) -> (Rc<[Token]>, Rc<[LexError]>) {
+    fn lex_file(&mut self, file: u32) -> Lexed {
         if let Some(l) = &self.lexed[file as usize] {
             return l.clone();
         }
         let (tokens, errors) = lexer::lex(&self.out.files[file as usize].text);
-        let l: (Rc<[Token]>, Rc<[LexError]>) = (tokens.into(), errors.into());
+        let l: Lexed = (Rc::new(tokens), Rc::new(errors));
         self.lexed[file as usize] = Some(l.clone());
         l
     }
@@ -1083,7 +1085,7 @@ impl<'r> Pp<'r> {
         }
         let file = frame.file;
         let text: &str = &self.out.files[file as usize].text;
-        let tokens = &frame.tokens;
+        let tokens: &[Token] = &frame.tokens;
         let mut idx = frame.idx;
         // stop before the token that holds the next lexer error: the general path
         // reports it (see `check_lex_errors`)
