@@ -155,8 +155,13 @@ fn build_pipelined<'p>(
     chunk_events: usize,
 ) -> Option<(Parser<'p>, GreenNode, Vec<u32>, Vec<u32>)> {
     let queue = Arc::new(ChunkQueue::default());
-    let (parser, rest, mut built) = std::thread::scope(|s| {
-        let worker = std::thread::Builder::new().name("msl-tree".into()).spawn_scoped(s, || queue.work(pp)).ok()?;
+    let (parser, rest, mut built, piece_starts) = std::thread::scope(|s| {
+        // the piece offsets first: the builder thread has nothing else to do until the
+        // first run is handed over
+        let worker = std::thread::Builder::new()
+            .name("msl-tree".into())
+            .spawn_scoped(s, || (piece_offsets(&pp.pieces), queue.work(pp)))
+            .ok()?;
         let sink = queue.clone();
         // closes the queue however the parse ends, so that the builder thread never
         // waits for runs that will not come
@@ -165,29 +170,24 @@ fn build_pipelined<'p>(
             parse_events_streaming(pp, layout.take(), chunk_events, Box::new(move |chunk| sink.push(chunk)));
         drop(closer);
         let mut built = queue.work(pp);
-        built.extend(worker.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
-        Some((parser, rest, built))
+        let (piece_starts, theirs) = worker.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+        built.extend(theirs);
+        Some((parser, rest, built, piece_starts))
     })?;
     built.sort_unstable_by_key(|b| b.index);
     // the root's trailing trivia (and whatever the parser left)
     let mut tail = TreeBuilder::new(pp);
     tail.resume_at(rest);
     tail.emit_rest();
-    let (tail_children, tail_starts, tail_len) = tail.take_chunk();
+    let tail_children = tail.take_chunk();
 
     let mut children = Vec::with_capacity(built.iter().map(|b| b.children.len()).sum::<usize>() + tail_children.len());
-    let mut piece_starts = Vec::with_capacity(pp.pieces.len());
     let mut error_events = Vec::new();
-    let mut offset = 0u32;
     for b in built {
         children.extend(b.children);
-        piece_starts.extend(b.piece_starts.iter().map(|s| s + offset));
-        offset += b.text_len;
         error_events.extend(b.errors);
     }
     children.extend(tail_children);
-    piece_starts.extend(tail_starts.iter().map(|s| s + offset));
-    piece_starts.resize(pp.pieces.len(), offset + tail_len);
     let green = GreenNode::new(SyntaxKind::SOURCE_FILE.into(), children);
     Some((parser, green, piece_starts, error_events))
 }
@@ -221,9 +221,6 @@ impl Drop for CloseOnDrop<'_> {
 struct BuiltChunk {
     index: usize,
     children: Vec<NodeOrToken<GreenNode, GreenToken>>,
-    /// The tree offset of each piece the run covers, from the start of the run.
-    piece_starts: Vec<u32>,
-    text_len: u32,
     errors: Vec<u32>,
 }
 
@@ -267,8 +264,8 @@ impl ChunkQueue {
             b.resume_at((chunk.piece, chunk.split_off));
             let mut errors = Vec::new();
             b.feed(&mut chunk.events, &mut errors);
-            let (children, piece_starts, text_len) = b.take_chunk();
-            out.push(BuiltChunk { index, children, piece_starts, text_len, errors });
+            let children = b.take_chunk();
+            out.push(BuiltChunk { index, children, errors });
         }
     }
 }
@@ -308,11 +305,23 @@ pub(crate) fn build_tree(
 /// it, and the parser errors the events refer to.
 fn build_from_events(pp: &Preprocessed, mut events: Vec<Event>) -> (GreenNode, Vec<u32>, Vec<u32>) {
     let mut b = TreeBuilder::new(pp);
-    b.piece_starts.reserve(pp.pieces.len());
     let mut error_events = Vec::new();
     b.feed(&mut events, &mut error_events);
-    let (green, piece_starts) = b.into_tree();
-    (green, piece_starts, error_events)
+    (b.into_tree(), piece_offsets(&pp.pieces), error_events)
+}
+
+/// The tree offset of each piece. The tree holds every piece's text once, in order (a
+/// split piece as consecutive tokens), so these are the sums of the lengths before it.
+fn piece_offsets(pieces: &[pp::Piece]) -> Vec<u32> {
+    let mut offset = 0u32;
+    pieces
+        .iter()
+        .map(|p| {
+            let start = offset;
+            offset += p.len;
+            start
+        })
+        .collect()
 }
 
 /// The syntax errors the events refer to (in event order), located in files.
@@ -493,8 +502,6 @@ struct TreeBuilder<'a> {
     piece: usize,
     /// Bytes of the current piece already emitted (after a split).
     split_off: u32,
-    offset: u32,
-    piece_starts: Vec<u32>,
     depth: u32,
     /// Scratch space for a start event and the ones it forwards to.
     forward: Vec<SyntaxKind>,
@@ -512,8 +519,6 @@ impl<'a> TreeBuilder<'a> {
             },
             piece: 0,
             split_off: 0,
-            offset: 0,
-            piece_starts: Vec::new(),
             depth: 0,
             forward: Vec::new(),
         }
@@ -523,9 +528,7 @@ impl<'a> TreeBuilder<'a> {
     fn resume_at(&mut self, (piece, split_off): (u32, u32)) {
         self.piece = piece as usize;
         self.split_off = split_off;
-        self.offset = 0;
         self.depth = 1;
-        self.piece_starts.clear();
     }
 
     /// Emits every piece left, as children of the root.
@@ -536,11 +539,10 @@ impl<'a> TreeBuilder<'a> {
         }
     }
 
-    /// The root's children built since [`TreeBuilder::resume_at`], the tree offsets of the
-    /// pieces they cover (from the start of the run), and their text length.
-    fn take_chunk(&mut self) -> (Vec<NodeOrToken<GreenNode, GreenToken>>, Vec<u32>, u32) {
+    /// The root's children built since [`TreeBuilder::resume_at`].
+    fn take_chunk(&mut self) -> Vec<NodeOrToken<GreenNode, GreenToken>> {
         self.builder.stack.clear();
-        (std::mem::take(&mut self.builder.children), std::mem::take(&mut self.piece_starts), self.offset)
+        std::mem::take(&mut self.builder.children)
     }
 
     /// Builds the nodes and tokens of `events` (consuming their forward parents), and
@@ -576,11 +578,12 @@ impl<'a> TreeBuilder<'a> {
         }
     }
 
-    /// The tree, and the tree offset of each piece.
-    fn into_tree(mut self) -> (GreenNode, Vec<u32>) {
-        // pieces no event reached (there are none unless the events are cut short)
-        self.piece_starts.resize(self.pp.pieces.len(), self.offset);
-        (self.builder.finish(), self.piece_starts)
+    /// The tree.
+    fn into_tree(mut self) -> GreenNode {
+        // pieces no event reached (there are none unless the events are cut short): the
+        // tree holds every piece (see `piece_offsets`)
+        self.emit_rest();
+        self.builder.finish()
     }
 
     fn start(&mut self, kind: SyntaxKind) {
@@ -617,9 +620,6 @@ impl<'a> TreeBuilder<'a> {
 
     fn emit(&mut self, kind: SyntaxKind, len: Option<u32>) {
         let piece = &self.pp.pieces[self.piece];
-        if self.split_off == 0 {
-            self.piece_starts.push(self.offset);
-        }
         let start = self.split_off;
         let rest = piece.len - start;
         let n = match len {
@@ -633,7 +633,6 @@ impl<'a> TreeBuilder<'a> {
                 rest
             }
         };
-        self.offset += n;
         // Punctuation and keywords are lexed from their exact spelling, and the parser
         // only changes a token's kind to IDENT or splits `>`s off a token: a punctuation
         // or keyword kind of the right length has its fixed text.
@@ -907,6 +906,13 @@ mod tests {
         let id = vfs.add_file(Path::new("input.metal"), text);
         let config = PpConfig::default();
         let one = build_with(pp::preprocess(id, &vfs, &config), None);
+        // every piece's text is in the tree at the piece's offset
+        let tree = one.syntax().text().to_string();
+        for (i, piece) in one.pp.pieces.iter().enumerate() {
+            let at = one.piece_starts[i] as usize;
+            assert_eq!(tree.get(at..at + piece.len as usize), Some(one.pp.text(piece)), "piece {i}");
+        }
+        assert_eq!(tree.len(), one.pp.pieces.iter().map(|p| p.len as usize).sum::<usize>());
         // runs as large as a real parse hands off, and one run per declaration
         for chunk_events in [HAND_OFF_EVENTS, 1] {
             let two = build_with(pp::preprocess(id, &vfs, &config), Some(chunk_events));
