@@ -5,11 +5,11 @@ use super::{Parser, exprs};
 use crate::SyntaxKind::*;
 
 /// Whether an attribute of any form starts here.
-pub(crate) fn at_any_attr(p: &Parser<'_>) -> bool {
+pub(crate) fn at_any_attr(p: &mut Parser<'_>) -> bool {
     p.at_attr_start() || at_gnu_attr(p) || p.at(ALIGNAS_KW)
 }
 
-pub(crate) fn at_gnu_attr(p: &Parser<'_>) -> bool {
+pub(crate) fn at_gnu_attr(p: &mut Parser<'_>) -> bool {
     p.at(IDENT) && matches!(p.current_text(), "__attribute__" | "__attribute" | "__declspec") && p.nth_at(1, L_PAREN)
 }
 

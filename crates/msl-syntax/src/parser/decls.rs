@@ -473,7 +473,8 @@ fn member_list<'a>(p: &mut Parser<'a>, class_name: &'a str) {
         let before = p.pos();
         declaration(p, DeclCtx::Class);
         if p.pos() == before {
-            p.err_and_bump(format!("expected a member declaration, found {}", p.describe_current()));
+            let found = p.describe_current();
+            p.err_and_bump(format!("expected a member declaration, found {found}"));
         }
     }
     p.scopes.pop();
@@ -534,7 +535,8 @@ fn enum_head_and_body<'a>(p: &mut Parser<'a>) -> (Option<&'a str>, bool) {
         } else if matches!(p.current(), SEMI) || stmts::at_top_level_item_start(p) {
             break;
         } else {
-            p.err_and_bump(format!("expected an enumerator, found {}", p.describe_current()));
+            let found = p.describe_current();
+            p.err_and_bump(format!("expected an enumerator, found {found}"));
             continue;
         }
         if !p.at(R_CURLY) && !p.eat(COMMA) {
@@ -716,7 +718,7 @@ fn init_declarator_rest(p: &mut Parser<'_>, ctx: DeclCtx, d: DeclaratorInfo<'_>)
     }
 }
 
-fn at_function_body(p: &Parser<'_>, ctx: DeclCtx) -> bool {
+fn at_function_body(p: &mut Parser<'_>, ctx: DeclCtx) -> bool {
     match p.current() {
         L_CURLY | TRY_KW => true,
         COLON => matches!(ctx, DeclCtx::Class | DeclCtx::Namespace),

@@ -45,7 +45,7 @@ pub(crate) fn initializer_clause(p: &mut Parser<'_>) {
 }
 
 /// Whether an expression can start at the current token.
-pub(crate) fn at_expr_start(p: &Parser<'_>) -> bool {
+pub(crate) fn at_expr_start(p: &mut Parser<'_>) -> bool {
     let k = p.current();
     matches!(
         k,

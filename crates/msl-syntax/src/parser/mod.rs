@@ -133,8 +133,8 @@ pub(crate) struct Parser<'a> {
     pos: usize,
     /// Look-aheads since the last consumed token: a guard against a parser that stops
     /// making progress (which would be a bug); see [`Parser::nth`].
-    steps: std::cell::Cell<u32>,
-    stuck: std::cell::Cell<bool>,
+    steps: u32,
+    stuck: bool,
     pub(crate) events: Vec<Event>,
     pub(crate) errors: Vec<(String, ErrorAt)>,
     depth: u32,
@@ -252,8 +252,8 @@ impl<'a> Parser<'a> {
             flags,
             split: Vec::new(),
             pos: 0,
-            steps: std::cell::Cell::new(0),
-            stuck: std::cell::Cell::new(false),
+            steps: 0,
+            stuck: false,
             // about three events per token: start, token, finish
             events: Vec::with_capacity(pp.pieces.len() * 3),
             errors: Vec::new(),
@@ -323,20 +323,20 @@ impl<'a> Parser<'a> {
 
     // ---- looking at tokens ---------------------------------------------------------------
 
-    pub(crate) fn current(&self) -> SyntaxKind {
+    pub(crate) fn current(&mut self) -> SyntaxKind {
         self.nth(0)
     }
 
-    pub(crate) fn nth(&self, n: usize) -> SyntaxKind {
-        let steps = self.steps.get() + 1;
-        self.steps.set(steps);
+    pub(crate) fn nth(&mut self, n: usize) -> SyntaxKind {
+        self.steps += 1;
+        let steps = self.steps;
         // `steps` only goes back to 0 when a token is consumed, which a stuck parser never
         // does: once stuck, every later look ends here
         if steps > STUCK_STEPS {
             // Looking at the same token this often means a loop that never consumes it.
             // Pretend the input ended: every loop stops at EOF, and the tokens left are
             // still put in the tree by the builder.
-            self.stuck.set(true);
+            self.stuck = true;
             return EOF;
         }
         match self.kinds.get(self.pos + n) {
@@ -348,16 +348,16 @@ impl<'a> Parser<'a> {
         }
     }
 
-    pub(crate) fn at(&self, kind: SyntaxKind) -> bool {
+    pub(crate) fn at(&mut self, kind: SyntaxKind) -> bool {
         self.current() == kind
     }
 
-    pub(crate) fn nth_at(&self, n: usize, kind: SyntaxKind) -> bool {
+    pub(crate) fn nth_at(&mut self, n: usize, kind: SyntaxKind) -> bool {
         self.nth(n) == kind
     }
 
     pub(crate) fn at_eof(&self) -> bool {
-        self.pos >= self.kinds.len() || self.stuck.get()
+        self.pos >= self.kinds.len() || self.stuck
     }
 
     pub(crate) fn pos(&self) -> usize {
@@ -403,14 +403,14 @@ impl<'a> Parser<'a> {
     }
 
     /// `[[` (two `[` tokens).
-    pub(crate) fn at_attr_start(&self) -> bool {
+    pub(crate) fn at_attr_start(&mut self) -> bool {
         self.at(L_BRACK) && self.nth_at(1, L_BRACK)
     }
 
     // ---- consuming tokens ----------------------------------------------------------------
 
     pub(crate) fn bump_any(&mut self) {
-        if self.stuck.get() {
+        if self.stuck {
             return;
         }
         let Some(&kind) = self.kinds.get(self.pos) else { return };
@@ -420,7 +420,7 @@ impl<'a> Parser<'a> {
 
     fn advance(&mut self) {
         self.pos += 1;
-        self.steps.set(0);
+        self.steps = 0;
         self.scopes.at = self.pieces.get(self.pos).copied().unwrap_or(u32::MAX);
     }
 
@@ -476,7 +476,7 @@ impl<'a> Parser<'a> {
         true
     }
 
-    pub(crate) fn at_closing_angle(&self) -> bool {
+    pub(crate) fn at_closing_angle(&mut self) -> bool {
         matches!(self.current(), R_ANGLE | SHR | GTEQ | SHREQ)
     }
 
@@ -523,7 +523,7 @@ impl<'a> Parser<'a> {
         self.push_error(msg.into(), at);
     }
 
-    pub(crate) fn describe_current(&self) -> String {
+    pub(crate) fn describe_current(&mut self) -> String {
         match self.current() {
             IDENT => format!("`{}`", self.current_text()),
             EOF => "end of file".into(),
@@ -669,10 +669,7 @@ pub(crate) fn parse_body_events(
     p.class_names = start.class_names.iter().map(|n| &**n).collect();
     stmts::compound_stmt(&mut p);
     let body_tokens = p.pieces.partition_point(|&piece| (piece as usize) < body_pieces);
-    if p.stuck.get()
-        || p.pos != body_tokens
-        || (p.peeked_past_end.get() && !tail_complete)
-        || p.scopes.log.len() != replayed
+    if p.stuck || p.pos != body_tokens || (p.peeked_past_end.get() && !tail_complete) || p.scopes.log.len() != replayed
     {
         return None;
     }
@@ -744,9 +741,9 @@ pub(crate) fn parse_events_streaming(
 
 fn parse_unit(p: &mut Parser<'_>) {
     decls::source_file(p);
-    if p.stuck.get() {
+    if p.stuck {
         p.was_stuck = true;
-        p.stuck.set(false);
+        p.stuck = false;
         p.last_error = None;
         p.error("the parser stopped here: this input triggered an internal limit; the rest of the file is not parsed");
     }

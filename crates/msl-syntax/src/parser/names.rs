@@ -32,7 +32,7 @@ pub(crate) struct PathInfo<'a> {
 }
 
 /// Whether a path can start at the current token.
-pub(crate) fn at_path_start(p: &Parser<'_>) -> bool {
+pub(crate) fn at_path_start(p: &mut Parser<'_>) -> bool {
     match p.current() {
         IDENT => true,
         COLON2 => matches!(p.nth(1), IDENT | TEMPLATE_KW | OPERATOR_KW | TILDE),
@@ -306,7 +306,7 @@ fn scan_template_args_from_inside(p: &Parser<'_>) -> Option<usize> {
 }
 
 /// Whether a template argument here reads as a type rather than an expression.
-pub(crate) fn looks_like_type_arg(p: &Parser<'_>) -> bool {
+pub(crate) fn looks_like_type_arg(p: &mut Parser<'_>) -> bool {
     let k = p.current();
     if k.is_builtin_type_keyword() && !p.nth_at(1, L_PAREN) && !p.nth_at(1, L_CURLY) {
         return true;

@@ -43,7 +43,8 @@ pub(crate) fn compound_stmt(p: &mut Parser<'_>) {
                 p.bump(R_BRACK);
                 e.complete(p, ERROR);
             } else {
-                p.err_and_bump(format!("expected a statement, found {}", p.describe_current()));
+                let found = p.describe_current();
+                p.err_and_bump(format!("expected a statement, found {found}"));
             }
         }
     }
@@ -54,7 +55,7 @@ pub(crate) fn compound_stmt(p: &mut Parser<'_>) {
 
 /// A token at column 0 that can only start a top-level declaration: when a block is
 /// still open there, its `}` is missing.
-pub(crate) fn at_top_level_item_start(p: &Parser<'_>) -> bool {
+pub(crate) fn at_top_level_item_start(p: &mut Parser<'_>) -> bool {
     if p.nth_flags(0) & AT_COLUMN_0 == 0 {
         return false;
     }

@@ -55,7 +55,7 @@ pub(crate) fn is_plain_specifier(k: SyntaxKind) -> bool {
 }
 
 /// `coherent(device)` or `coherent device`: Metal's memory-coherence qualifier.
-fn is_contextual_qualifier(p: &Parser<'_>) -> bool {
+fn is_contextual_qualifier(p: &mut Parser<'_>) -> bool {
     p.at(IDENT) && p.current_text() == "coherent" && (p.nth_at(1, L_PAREN) || p.nth(1).is_address_space())
 }
 
@@ -68,7 +68,7 @@ fn coherent_spec(p: &mut Parser<'_>) {
     c.complete(p, COHERENT_SPEC);
 }
 
-fn is_restrict(p: &Parser<'_>) -> bool {
+fn is_restrict(p: &mut Parser<'_>) -> bool {
     p.at(IDENT) && matches!(p.current_text(), "__restrict" | "__restrict__" | "restrict")
 }
 
@@ -155,7 +155,7 @@ pub(crate) fn decl_specifiers(p: &mut Parser<'_>, ctx: DeclCtx) -> SpecInfo {
 
 /// At a name that is a constructor or destructor declarator rather than a type:
 /// `S(` inside `struct S`, or `S::S(` / `S::~S(` outside it.
-fn ctor_follows(p: &Parser<'_>, ctx: DeclCtx) -> bool {
+fn ctor_follows(p: &mut Parser<'_>, ctx: DeclCtx) -> bool {
     if ctx == DeclCtx::Class
         && p.at(IDENT)
         && p.nth_at(1, L_PAREN)
@@ -296,7 +296,7 @@ fn declarator_name<'a>(p: &mut Parser<'a>, info: &mut DeclaratorInfo<'a>) {
 }
 
 /// After `(` in a declarator: is this a nested declarator like `(*fp)` or `(&arr)`?
-fn is_nested_declarator(p: &Parser<'_>, abstract_ok: bool) -> bool {
+fn is_nested_declarator(p: &mut Parser<'_>, abstract_ok: bool) -> bool {
     match p.nth(1) {
         STAR | AMP | AMP2 | CARET => {
             // `(*p)` or `(&r)`; but an abstract `(*)` too
@@ -357,7 +357,7 @@ fn ptr_qualifiers(p: &mut Parser<'_>) {
 
 /// Whether a `(` after a declarator name starts parameters (a function declarator)
 /// rather than a parenthesised initializer.
-fn looks_like_params(p: &Parser<'_>, ctx: DeclCtx) -> bool {
+fn looks_like_params(p: &mut Parser<'_>, ctx: DeclCtx) -> bool {
     debug_assert!(p.at(L_PAREN));
     if matches!(ctx, DeclCtx::Param | DeclCtx::TypeId | DeclCtx::TemplateParam) {
         return true;
@@ -570,7 +570,7 @@ pub(crate) fn conversion_type(p: &mut Parser<'_>) {
 }
 
 /// Whether a type-id (rather than an expression) starts here, as in `sizeof(T)`.
-pub(crate) fn looks_like_type_id(p: &Parser<'_>) -> bool {
+pub(crate) fn looks_like_type_id(p: &mut Parser<'_>) -> bool {
     let k = p.current();
     if k.is_builtin_type_keyword() {
         return !matches!(p.nth(1), L_PAREN | L_CURLY) || (p.nth(1) == L_PAREN && p.nth(2) == R_PAREN);
