@@ -16,6 +16,13 @@ fuzz_target!(|data: &[u8]| {
     let parse = parse_file(id, &vfs, &PpConfig::default());
     // the tree always holds the whole main file
     assert_eq!(parse.main_file_text_from_tree(), *parse.files()[0].text);
+    // every piece's text is in the tree at the piece's offset
+    let tree = parse.syntax().text().to_string();
+    let pp = parse.preprocessed();
+    for (i, piece) in pp.pieces.iter().enumerate() {
+        let at = parse.piece_start(i).map_or(usize::MAX, usize::from);
+        assert_eq!(tree.get(at..at + piece.len as usize), Some(pp.text(piece)), "piece {i}");
+    }
     for d in parse.diagnostics() {
         let len = parse.files()[d.file as usize].text.len();
         assert!(usize::from(d.range.end()) <= len, "diagnostic range past the end of its file");
