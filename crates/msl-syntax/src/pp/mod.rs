@@ -330,7 +330,6 @@ struct Cond {
     else_seen: bool,
 }
 
-/// A file's tokens and lexer errors, shared by every inclusion of it.
 /// A file's tokens and lexer errors, shared by every frame that reads the file (a `Vec`
 /// as the lexer made it: turning it into a slice would copy it).
 type Lexed = (Rc<Vec<Token>>, Rc<Vec<LexError>>);
@@ -409,10 +408,22 @@ struct Pp<'r> {
 
 /// Preprocesses `main` and everything it includes.
 pub fn preprocess(main: FileId, resolver: &dyn FileResolver, config: &PpConfig) -> Preprocessed {
+    preprocess_unit(main, resolver, config, false)
+}
+
+/// [`preprocess`], also building the parser's view of the pieces when `for_parse`.
+pub(crate) fn preprocess_unit(
+    main: FileId,
+    resolver: &dyn FileResolver,
+    config: &PpConfig,
+    for_parse: bool,
+) -> Preprocessed {
     let mut pp = Pp::new(resolver, config);
     // a piece per three bytes of the main file is typical; headers add to that
     pp.out.pieces.reserve(resolver.text(main).len() / 2);
-    pp.out.layout = Some(crate::parser::TokenLayout::new(resolver.text(main).len() / 4, true, true));
+    if for_parse {
+        pp.out.layout = Some(crate::parser::TokenLayout::new(resolver.text(main).len() / 4, true, true));
+    }
     let main_idx = pp.add_real_file(main);
     pp.report_load_issues(main_idx);
     pp.push_frame(main_idx, true);
@@ -2649,9 +2660,9 @@ mod tests {
 
     fn compare(vfs: &Vfs, id: crate::FileId, main: &str) -> Preprocessed {
         let config = PpConfig::default();
-        let fast = preprocess(id, vfs, &config);
+        let fast = preprocess_unit(id, vfs, &config, true);
         GENERAL_PATH_ONLY.with(|c| c.set(true));
-        let general = preprocess(id, vfs, &config);
+        let general = preprocess_unit(id, vfs, &config, true);
         GENERAL_PATH_ONLY.with(|c| c.set(false));
         assert_eq!(fast.pieces, general.pieces, "{main}");
         assert_eq!(fast.diagnostics, general.diagnostics, "{main}");
