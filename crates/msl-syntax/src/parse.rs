@@ -403,15 +403,8 @@ impl<'t> Builder<'t> {
         if self.fixed.len() <= k {
             self.fixed.resize(k + 1, None);
         }
-        let tok = match &self.fixed[k] {
-            Some(t) => t.clone(),
-            None => {
-                let t = GreenToken::new(kind.into(), kind.text().unwrap_or_default());
-                self.fixed[k] = Some(t.clone());
-                t
-            }
-        };
-        self.children.push(NodeOrToken::Token(tok));
+        let tok = self.fixed[k].get_or_insert_with(|| GreenToken::new(kind.into(), kind.text().unwrap_or_default()));
+        self.children.push(NodeOrToken::Token(tok.clone()));
     }
 
     fn token(&mut self, kind: SyntaxKind, text: &'t str) {
@@ -440,14 +433,13 @@ impl<'t> Builder<'t> {
             match slot {
                 Some((k, t)) if *k == key => t.clone(),
                 _ => {
-                    let t =
-                        self.tokens.entry((kind, text)).or_insert_with(|| GreenToken::new(kind.into(), text)).clone();
+                    let t = interned(&mut self.tokens, kind, text);
                     *slot = Some((key, t.clone()));
                     t
                 }
             }
         } else if text.len() <= 24 {
-            self.tokens.entry((kind, text)).or_insert_with(|| GreenToken::new(kind.into(), text)).clone()
+            interned(&mut self.tokens, kind, text)
         } else {
             GreenToken::new(kind.into(), text)
         };
@@ -470,6 +462,15 @@ impl<'t> Builder<'t> {
             None => GreenNode::new(SyntaxKind::SOURCE_FILE.into(), std::iter::empty()),
         }
     }
+}
+
+/// The shared token of `kind` and `text` in `tokens`, made on first use.
+fn interned<'t>(
+    tokens: &mut FxHashMap<(SyntaxKind, &'t str), GreenToken>,
+    kind: SyntaxKind,
+    text: &'t str,
+) -> GreenToken {
+    tokens.entry((kind, text)).or_insert_with(|| GreenToken::new(kind.into(), text)).clone()
 }
 
 /// A token's kind and text of up to 16 bytes, as two words loaded from the text; with the

@@ -92,8 +92,18 @@ impl TokenLayout {
         }
     }
 
+    /// The layout of `pp`'s pieces, continuing from the flags given.
+    pub(crate) fn of_pieces(pp: &Preprocessed, first_on_line: bool, col0: bool) -> TokenLayout {
+        let mut layout = TokenLayout::new(pp.pieces.len() / 2, first_on_line, col0);
+        for (i, p) in pp.pieces.iter().enumerate() {
+            layout.push(i as u32, p.kind, || ends_line(pp.text(p).as_bytes()));
+        }
+        layout
+    }
+
     /// Notes piece `index` of kind `kind`. `ends_line` tells whether a line-break piece
-    /// ends with its line break (rather than the next line's indentation).
+    /// ends with its line break (rather than the next line's indentation): see
+    /// [`ends_line`].
     #[inline]
     pub(crate) fn push(&mut self, index: u32, kind: SyntaxKind, ends_line: impl FnOnce() -> bool) {
         if kind.is_trivia() {
@@ -120,6 +130,12 @@ impl TokenLayout {
         self.pieces.push(index);
         self.flags.push(f);
     }
+}
+
+/// Whether a line-break token ends with its line break, rather than with the next line's
+/// indentation.
+pub(crate) fn ends_line(text: &[u8]) -> bool {
+    matches!(text.last(), Some(b'\n' | b'\r'))
 }
 
 pub(crate) struct Parser<'a> {
@@ -226,22 +242,23 @@ impl CompletedMarker {
 }
 
 impl<'a> Parser<'a> {
-    pub(crate) fn new(pp: &'a Preprocessed) -> Parser<'a> {
-        Parser::with_layout(pp, true, true)
+    /// A parser over a whole unit: over `layout` when the preprocessor built it, else over
+    /// one built from the pieces; with room for `events` events.
+    fn for_unit(pp: &'a Preprocessed, layout: Option<TokenLayout>, events: usize) -> Parser<'a> {
+        let layout = layout.unwrap_or_else(|| TokenLayout::of_pieces(pp, true, true));
+        Parser::from_layout(pp, layout, events)
     }
 
     /// A parser whose first token's layout flags continue from text before it: whether a
     /// line break precedes it, and whether nothing else does on its line.
     pub(crate) fn with_layout(pp: &'a Preprocessed, first_on_line: bool, col0: bool) -> Parser<'a> {
-        let mut layout = TokenLayout::new(pp.pieces.len() / 2, first_on_line, col0);
-        for (i, p) in pp.pieces.iter().enumerate() {
-            layout.push(i as u32, p.kind, || pp.text(p).ends_with(['\n', '\r']));
-        }
-        Parser::from_layout(pp, layout)
+        // about three events per token: start, token, finish
+        Parser::from_layout(pp, TokenLayout::of_pieces(pp, first_on_line, col0), pp.pieces.len() * 3)
     }
 
-    /// A parser over the tokens of `layout`, which lists the non-trivia pieces of `pp`.
-    pub(crate) fn from_layout(pp: &'a Preprocessed, layout: TokenLayout) -> Parser<'a> {
+    /// A parser over the tokens of `layout`, which lists the non-trivia pieces of `pp`,
+    /// with room for `events` events.
+    fn from_layout(pp: &'a Preprocessed, layout: TokenLayout, events: usize) -> Parser<'a> {
         let TokenLayout { kinds, pieces, flags, .. } = layout;
         let mut scopes = Scopes::new();
         scopes.at = pieces.first().copied().unwrap_or(u32::MAX);
@@ -254,8 +271,7 @@ impl<'a> Parser<'a> {
             pos: 0,
             steps: 0,
             stuck: false,
-            // about three events per token: start, token, finish
-            events: Vec::with_capacity(pp.pieces.len() * 3),
+            events: Vec::with_capacity(events),
             errors: Vec::new(),
             depth: 0,
             last_error: None,
@@ -682,10 +698,7 @@ pub(crate) fn parse_body_events(
 
 /// Parses the whole token stream into events.
 pub(crate) fn parse_events(pp: &Preprocessed, layout: Option<TokenLayout>) -> (Vec<Event>, Parser<'_>) {
-    let mut p = match layout {
-        Some(layout) => Parser::from_layout(pp, layout),
-        None => Parser::new(pp),
-    };
+    let mut p = Parser::for_unit(pp, layout, pp.pieces.len() * 3);
     parse_unit(&mut p);
     let events = std::mem::take(&mut p.events);
     (events, p)
@@ -724,14 +737,10 @@ pub(crate) fn parse_events_streaming(
     chunk_events: usize,
     sink: Box<dyn FnMut(Chunk)>,
 ) -> (Parser<'_>, (u32, u32)) {
-    let mut p = match layout {
-        Some(layout) => Parser::from_layout(pp, layout),
-        None => Parser::new(pp),
-    };
+    // room for the events of a run at a time, not of the whole unit
+    let mut p = Parser::for_unit(pp, layout, chunk_events + 1024);
     p.sink = Some(sink);
     p.chunk_events = chunk_events;
-    // the events of a run at a time, not of the whole unit
-    p.events = Vec::with_capacity(chunk_events + 1024);
     parse_unit(&mut p);
     p.hand_off_events(true);
     p.sink = None;

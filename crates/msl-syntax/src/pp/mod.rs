@@ -1054,7 +1054,7 @@ impl<'r> Pp<'r> {
     fn emit_raw(&mut self, kind: SyntaxKind, file: u32, start: u32, len: u32, call: u32) {
         let piece = Piece { kind, file, start, len, call };
         if self.out.layout.is_some() {
-            let ends_line = kind == NEWLINE && self.out.text(&piece).ends_with(['\n', '\r']);
+            let ends_line = kind == NEWLINE && crate::parser::ends_line(self.out.text(&piece).as_bytes());
             let index = self.out.pieces.len() as u32;
             if let Some(layout) = &mut self.out.layout {
                 layout.push(index, kind, || ends_line);
@@ -1130,7 +1130,7 @@ impl<'r> Pp<'r> {
                 }
             }
             if let Some(layout) = &mut self.out.layout {
-                let ends_line = || matches!(text.as_bytes().get(tok.end() as usize - 1), Some(b'\n' | b'\r'));
+                let ends_line = || crate::parser::ends_line(&text.as_bytes()[..tok.end() as usize]);
                 layout.push(self.out.pieces.len() as u32, tok.kind, ends_line);
             }
             self.out.pieces.push(Piece { kind: tok.kind, file, start: tok.start, len: tok.len, call: NO_CALL });
@@ -2671,10 +2671,7 @@ mod tests {
         assert_eq!(fast.includes, general.includes, "{main}");
         assert_eq!(fast.macros, general.macros, "{main}");
         // the parser's view built while emitting is the one built from the pieces after
-        let mut after = crate::parser::TokenLayout::new(0, true, true);
-        for (i, p) in fast.pieces.iter().enumerate() {
-            after.push(i as u32, p.kind, || fast.text(p).ends_with(['\n', '\r']));
-        }
+        let after = crate::parser::TokenLayout::of_pieces(&fast, true, true);
         assert_eq!(fast.layout.as_ref(), Some(&after), "{main}");
         assert_eq!(general.layout.as_ref(), Some(&after), "{main}");
         fast
