@@ -32,14 +32,16 @@ pub struct LexError {
 
 /// Lexes `text` completely. The tokens cover every byte of the text, in order.
 pub fn lex(text: &str) -> (Vec<Token>, Vec<LexError>) {
-    if text.len() >= PARALLEL_LEX_BYTES
-        && crate::threads::second_thread()
-        && let Some(mid) = split_point(text)
-        && let Some(lexed) = lex_in_halves(text, mid)
-    {
-        return lexed;
+    crate::threads::second_thread().then(|| lex_long(text)).flatten().unwrap_or_else(|| lex_one_pass(text))
+}
+
+/// Lexes a long text in two halves on two threads (see [`lex_in_halves`]); `None` if the
+/// text is short or no thread could be started.
+pub(crate) fn lex_long(text: &str) -> Option<(Vec<Token>, Vec<LexError>)> {
+    if text.len() < PARALLEL_LEX_BYTES {
+        return None;
     }
-    lex_one_pass(text)
+    lex_in_halves(text, split_point(text)?)
 }
 
 fn lex_one_pass(text: &str) -> (Vec<Token>, Vec<LexError>) {
@@ -49,7 +51,7 @@ fn lex_one_pass(text: &str) -> (Vec<Token>, Vec<LexError>) {
 }
 
 /// Texts at least this long are lexed in two halves on two threads.
-const PARALLEL_LEX_BYTES: usize = 192 * 1024;
+pub(crate) const PARALLEL_LEX_BYTES: usize = 192 * 1024;
 
 /// Where to split a long text: the start of a line near the middle that begins with
 /// something other than white space (so that no line-break token runs across it).

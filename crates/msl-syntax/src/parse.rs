@@ -60,6 +60,10 @@ pub struct Parse {
     /// Per file, the pieces spelled in it (tokens, trivia, directives and macro
     /// invocations) in file order: built on first use by [`Parse::piece_at`].
     file_pieces: std::sync::OnceLock<Arc<Vec<Vec<u32>>>>,
+    /// Tokens held by the tree builders of a two-thread parse when they finished (their
+    /// tables, and tokens made ahead and not used): freed with the tree rather than while
+    /// the parse waits for them.
+    spare: Option<Arc<Spare>>,
 }
 
 impl Drop for Parse {
@@ -77,6 +81,7 @@ impl Drop for Parse {
             std::mem::take(&mut self.diagnostics),
             self.state.take(),
             self.file_pieces.take(),
+            self.spare.take(),
         );
         crate::free_later((green, pp, rest));
     }
@@ -90,8 +95,12 @@ impl std::fmt::Debug for Parse {
 
 /// Parses the translation unit whose main file is `main`.
 pub fn parse_file(main: FileId, resolver: &dyn FileResolver, config: &PpConfig) -> Parse {
-    let pp = pp::preprocess_unit(main, resolver, config, true);
-    build(pp)
+    if crate::threads::second_thread()
+        && let Some(parse) = parse_long_file(main, resolver, config)
+    {
+        return parse;
+    }
+    build(pp::preprocess_unit(main, resolver, config, true, None))
 }
 
 /// Parses a single in-memory file (its includes can only reach modelled system headers).
@@ -112,74 +121,183 @@ fn build(pp: Preprocessed) -> Parse {
 
 /// `pipelined`: build the tree on two threads, from runs of this many events (at least).
 fn build_with(mut pp: Preprocessed, pipelined: Option<usize>) -> Parse {
-    let mut layout = pp.layout.take();
-    let (mut parser, green, piece_starts, error_events) =
-        match pipelined.and_then(|chunk_events| build_pipelined(&pp, &mut layout, chunk_events)) {
-            Some(done) => done,
-            None => {
-                let (events, parser) = parse_events(&pp, layout);
-                let (green, piece_starts, error_events) = build_from_events(&pp, events);
-                (parser, green, piece_starts, error_events)
-            }
-        };
-    let state = ParseState {
-        scope_log: parser.scopes.owned_log(),
-        bodies: std::mem::take(&mut parser.bodies),
-        stuck: parser.was_stuck,
-        generation: 0,
+    let layout = pp.layout.take();
+    let built = match pipelined {
+        Some(chunk_events) => build_pipelined(&pp, layout, chunk_events),
+        None => on_one_thread(&pp, layout),
     };
-    let token_pieces = parser.take_token_pieces();
-    let errors = std::mem::take(&mut parser.errors);
-    drop(parser);
-    let parse_diagnostics = locate_errors(&pp, error_events, &token_pieces, errors);
-    let mut diagnostics: Vec<Diagnostic> = pp.diagnostics.iter().map(Diagnostic::from_pp).collect();
-    diagnostics.extend(parse_diagnostics);
-    Parse {
-        green,
-        pp: Arc::new(pp),
-        piece_starts,
-        diagnostics,
-        state: Some(Arc::new(state)),
-        file_pieces: Default::default(),
+    let (done, tree) = built.finish(&pp);
+    done.into_parse(pp, tree)
+}
+
+/// A parse with its tree built.
+struct Built<'p> {
+    parser: Parser<'p>,
+    green: GreenNode,
+    /// The tree offset of each piece.
+    piece_starts: Vec<u32>,
+    /// The parser errors the events refer to, in event order.
+    error_events: Vec<u32>,
+    /// Tokens made and not used (see [`Parse::spare`]).
+    spare: Spare,
+}
+
+/// The tree, the piece offsets and the spare tokens of a [`Built`].
+type Tree = (GreenNode, Vec<u32>, Spare);
+
+/// Tokens held by finished tree builders (see [`Parse::spare`]), in lists as they were.
+type Spare = Vec<Vec<Option<GreenToken>>>;
+
+/// What a parse leaves once its tree is built, apart from the tree.
+struct Done {
+    state: ParseState,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl Built<'_> {
+    /// Takes what is needed from the parser (which borrows `pp`) and locates the errors.
+    fn finish(self, pp: &Preprocessed) -> (Done, Tree) {
+        let Built { mut parser, green, piece_starts, error_events, spare } = self;
+        let state = ParseState {
+            scope_log: parser.scopes.owned_log(),
+            bodies: std::mem::take(&mut parser.bodies),
+            stuck: parser.was_stuck,
+            generation: 0,
+        };
+        let token_pieces = parser.take_token_pieces();
+        let errors = std::mem::take(&mut parser.errors);
+        drop(parser);
+        let parse_diagnostics = locate_errors(pp, error_events, &token_pieces, errors);
+        let mut diagnostics: Vec<Diagnostic> = pp.diagnostics.iter().map(Diagnostic::from_pp).collect();
+        diagnostics.extend(parse_diagnostics);
+        (Done { state, diagnostics }, (green, piece_starts, spare))
     }
+}
+
+impl Done {
+    fn into_parse(self, pp: Preprocessed, (green, piece_starts, spare): Tree) -> Parse {
+        Parse {
+            green,
+            pp: Arc::new(pp),
+            piece_starts,
+            diagnostics: self.diagnostics,
+            state: Some(Arc::new(self.state)),
+            file_pieces: Default::default(),
+            spare: (!spare.is_empty()).then(|| Arc::new(spare)),
+        }
+    }
+}
+
+/// A unit whose main file is long, on two threads from the start. The main file is
+/// lexed in two halves; then, while this thread preprocesses the unit, the second one
+/// makes the tree's tokens for every token of the main file (see [`Prebuilt`]). After
+/// that the parse goes on as in [`build_pipelined`], and the second thread's runs take
+/// their tokens from what it made. `None` (before any work) when the file is short or
+/// no thread could be started.
+fn parse_long_file(main: FileId, resolver: &dyn FileResolver, config: &PpConfig) -> Option<Parse> {
+    let text = resolver.text(main);
+    let (tokens, errors) = crate::lexer::lex_long(&text)?;
+    let tokens = Arc::new(tokens);
+    let cell: std::sync::OnceLock<Preprocessed> = std::sync::OnceLock::new();
+    let queue = Arc::new(ChunkQueue::default());
+    let (ready, wait_ready) = std::sync::mpsc::channel::<()>();
+    let (done, tree) = std::thread::scope(|s| {
+        let (text, tokens, queue, cell) = (&text, &tokens, &queue, &cell);
+        let worker = std::thread::Builder::new()
+            .name("msl-tree".into())
+            .spawn_scoped(s, move || {
+                let mut builder = Builder::new((text.len() / 3 / 64).clamp(64, 2048));
+                let prebuilt = Prebuilt::make(&mut builder, text, tokens.clone());
+                // an error: the preprocessing thread gave up (it is unwinding a panic)
+                wait_ready.recv().ok()?;
+                let pp = cell.get()?;
+                let offsets = piece_offsets(&pp.pieces);
+                let mut b = TreeBuilder { prebuilt: Some(prebuilt), ..TreeBuilder::with_builder(pp, builder) };
+                let built = queue.work(&mut b);
+                Some((offsets, built, b.into_spare()))
+            })
+            .ok();
+        let lexed = pp::LexedMain { text: text.clone(), tokens: tokens.clone(), errors };
+        let mut pp = pp::preprocess_unit(main, resolver, config, true, Some(lexed));
+        let layout = pp.layout.take();
+        let pp = cell.get_or_init(|| pp);
+        // the second thread may be gone (could not start): nobody to tell
+        let _ = ready.send(());
+        let built = match worker {
+            Some(worker) => parse_alongside(pp, layout, HAND_OFF_EVENTS, queue, worker),
+            None => on_one_thread(pp, layout),
+        };
+        built.finish(pp)
+    });
+    let pp = cell.into_inner()?;
+    Some(done.into_parse(pp, tree))
 }
 
 /// The tree built by two threads: the parser hands runs of finished top-level
 /// declarations to a queue, and a second thread builds their subtrees while the parse goes
 /// on; once the parse is done, this thread builds from the queue too. The runs' subtrees
-/// become the root's children in order. `None` if no thread could be started.
-#[allow(clippy::type_complexity)]
-fn build_pipelined<'p>(
-    pp: &'p Preprocessed,
-    layout: &mut Option<TokenLayout>,
-    chunk_events: usize,
-) -> Option<(Parser<'p>, GreenNode, Vec<u32>, Vec<u32>)> {
+/// become the root's children in order. Falls back to one thread if no thread could be
+/// started.
+fn build_pipelined<'p>(pp: &'p Preprocessed, layout: Option<TokenLayout>, chunk_events: usize) -> Built<'p> {
     let queue = Arc::new(ChunkQueue::default());
-    let (parser, rest, mut built, piece_starts) = std::thread::scope(|s| {
+    std::thread::scope(|s| {
         // the piece offsets first: the builder thread has nothing else to do until the
         // first run is handed over
-        let worker = std::thread::Builder::new()
-            .name("msl-tree".into())
-            .spawn_scoped(s, || (piece_offsets(&pp.pieces), queue.work(pp)))
-            .ok()?;
-        let sink = queue.clone();
-        // closes the queue however the parse ends, so that the builder thread never
-        // waits for runs that will not come
-        let closer = CloseOnDrop(&queue);
-        let (parser, rest) =
-            parse_events_streaming(pp, layout.take(), chunk_events, Box::new(move |chunk| sink.push(chunk)));
-        drop(closer);
-        let mut built = queue.work(pp);
-        let (piece_starts, theirs) = worker.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
-        built.extend(theirs);
-        Some((parser, rest, built, piece_starts))
-    })?;
+        let worker = std::thread::Builder::new().name("msl-tree".into()).spawn_scoped(s, || {
+            let offsets = piece_offsets(&pp.pieces);
+            let mut b = TreeBuilder::new(pp);
+            let built = queue.work(&mut b);
+            Some((offsets, built, b.into_spare()))
+        });
+        match worker {
+            Ok(worker) => parse_alongside(pp, layout, chunk_events, &queue, worker),
+            Err(_) => on_one_thread(pp, layout),
+        }
+    })
+}
+
+/// The parse and its tree on this thread alone.
+fn on_one_thread<'p>(pp: &'p Preprocessed, layout: Option<TokenLayout>) -> Built<'p> {
+    let (mut events, parser) = parse_events(pp, layout);
+    let mut b = TreeBuilder::new(pp);
+    let mut error_events = Vec::new();
+    b.feed(&mut events, &mut error_events);
+    let green = b.into_tree();
+    Built { parser, green, piece_starts: piece_offsets(&pp.pieces), error_events, spare: Vec::new() }
+}
+
+/// What a tree builder on a second thread hands back: the piece offsets, the runs it
+/// built and its spare tokens (`None` if it gave up before taking any run).
+type WorkerResult = Option<(Vec<u32>, Vec<BuiltChunk>, Spare)>;
+
+/// Parses on this thread, handing runs of events to `queue`, from which `worker` builds
+/// trees meanwhile; then builds the runs left too and puts the tree together.
+fn parse_alongside<'p>(
+    pp: &'p Preprocessed,
+    layout: Option<TokenLayout>,
+    chunk_events: usize,
+    queue: &Arc<ChunkQueue>,
+    worker: std::thread::ScopedJoinHandle<'_, WorkerResult>,
+) -> Built<'p> {
+    let sink = queue.clone();
+    // closes the queue however the parse ends, so that the builder thread never waits
+    // for runs that will not come
+    let closer = CloseOnDrop(queue);
+    let (parser, rest) = parse_events_streaming(pp, layout, chunk_events, Box::new(move |chunk| sink.push(chunk)));
+    drop(closer);
+    let mut b = TreeBuilder::new(pp);
+    let mut built = queue.work(&mut b);
+    let (piece_starts, theirs, mut spare) = worker
+        .join()
+        .unwrap_or_else(|e| std::panic::resume_unwind(e))
+        .unwrap_or_else(|| (piece_offsets(&pp.pieces), Vec::new(), Vec::new()));
+    built.extend(theirs);
     built.sort_unstable_by_key(|b| b.index);
     // the root's trailing trivia (and whatever the parser left)
-    let mut tail = TreeBuilder::new(pp);
-    tail.resume_at(rest);
-    tail.emit_rest();
-    let tail_children = tail.take_chunk();
+    b.resume_at(rest);
+    b.emit_rest();
+    let tail_children = b.take_chunk();
+    spare.extend(b.into_spare());
 
     let mut children = Vec::with_capacity(built.iter().map(|b| b.children.len()).sum::<usize>() + tail_children.len());
     let mut error_events = Vec::new();
@@ -189,7 +307,7 @@ fn build_pipelined<'p>(
     }
     children.extend(tail_children);
     let green = GreenNode::new(SyntaxKind::SOURCE_FILE.into(), children);
-    Some((parser, green, piece_starts, error_events))
+    Built { parser, green, piece_starts, error_events, spare }
 }
 
 /// The runs of events waiting for a tree builder (see [`build_pipelined`]).
@@ -243,9 +361,8 @@ impl ChunkQueue {
         self.ready.notify_all();
     }
 
-    /// Builds runs from the queue until it is closed and empty.
-    fn work(&self, pp: &Preprocessed) -> Vec<BuiltChunk> {
-        let mut b = TreeBuilder::new(pp);
+    /// Builds runs from the queue with `b` until it is closed and empty.
+    fn work(&self, b: &mut TreeBuilder<'_>) -> Vec<BuiltChunk> {
         let mut out = Vec::new();
         loop {
             let next = {
@@ -293,21 +410,15 @@ impl Diagnostic {
 /// piece's offset in the tree and the syntax errors located in files.
 pub(crate) fn build_tree(
     pp: &Preprocessed,
-    events: Vec<Event>,
+    mut events: Vec<Event>,
     token_pieces: &[u32],
     parse_errors: Vec<(String, ErrorAt)>,
 ) -> (GreenNode, Vec<u32>, Vec<Diagnostic>) {
-    let (green, piece_starts, error_events) = build_from_events(pp, events);
-    (green, piece_starts, locate_errors(pp, error_events, token_pieces, parse_errors))
-}
-
-/// The tree of all of a parse's events on this thread: the tree, each piece's offset in
-/// it, and the parser errors the events refer to.
-fn build_from_events(pp: &Preprocessed, mut events: Vec<Event>) -> (GreenNode, Vec<u32>, Vec<u32>) {
     let mut b = TreeBuilder::new(pp);
     let mut error_events = Vec::new();
     b.feed(&mut events, &mut error_events);
-    (b.into_tree(), piece_offsets(&pp.pieces), error_events)
+    let green = b.into_tree();
+    (green, piece_offsets(&pp.pieces), locate_errors(pp, error_events, token_pieces, parse_errors))
 }
 
 /// The tree offset of each piece. The tree holds every piece's text once, in order (a
@@ -368,7 +479,8 @@ fn piece_location(pp: &Preprocessed, piece: Option<u32>) -> (u32, TextRange) {
 /// are not deduplicated (hashing every node costs more than it saves here).
 struct Builder<'t> {
     stack: Vec<(SyntaxKind, usize)>,
-    children: Vec<NodeOrToken<GreenNode, GreenToken>>,
+    /// The children of the open nodes, each `Some` until a node takes it.
+    children: Vec<Option<NodeOrToken<GreenNode, GreenToken>>>,
     tokens: FxHashMap<(SyntaxKind, &'t str), GreenToken>,
     /// A direct-mapped cache in front of `tokens` for texts of up to 16 bytes, its size a
     /// power of two.
@@ -399,20 +511,32 @@ impl<'t> Builder<'t> {
 
     /// A token whose text is the fixed spelling of its kind (punctuation, keywords).
     fn fixed_token(&mut self, kind: SyntaxKind) {
+        let tok = self.fixed(kind);
+        self.children.push(Some(NodeOrToken::Token(tok)));
+    }
+
+    fn fixed(&mut self, kind: SyntaxKind) -> GreenToken {
         let k = kind as usize;
         if self.fixed.len() <= k {
             self.fixed.resize(k + 1, None);
         }
-        let tok = self.fixed[k].get_or_insert_with(|| GreenToken::new(kind.into(), kind.text().unwrap_or_default()));
-        self.children.push(NodeOrToken::Token(tok.clone()));
+        self.fixed[k].get_or_insert_with(|| GreenToken::new(kind.into(), kind.text().unwrap_or_default())).clone()
     }
 
-    fn token(&mut self, kind: SyntaxKind, text: &'t str) {
+    /// A token of `kind` whose text has the bytes `bytes`; `text` gives the same text as a
+    /// string, asked for only when a new token is made.
+    fn token(&mut self, kind: SyntaxKind, bytes: &[u8], text: impl FnOnce() -> &'t str) {
+        let tok = self.make_token(kind, bytes, text);
+        self.children.push(Some(NodeOrToken::Token(tok)));
+    }
+
+    /// The shared token of `kind` and `text` (see [`Builder::token`]).
+    fn make_token(&mut self, kind: SyntaxKind, bytes: &[u8], text: impl FnOnce() -> &'t str) -> GreenToken {
         // runs of spaces are a quarter of all tokens, and most line breaks are one `\n`
         // and the next line's indentation: by kind and length, no hashing
         let spaces = match kind {
-            SyntaxKind::WHITESPACE => Some((0, text.as_bytes())),
-            SyntaxKind::NEWLINE if text.starts_with('\n') => Some((65, &text.as_bytes()[1..])),
+            SyntaxKind::WHITESPACE => Some((0, bytes)),
+            SyntaxKind::NEWLINE if bytes.first() == Some(&b'\n') => Some((65, &bytes[1..])),
             _ => None,
         };
         if let Some((base, run)) = spaces
@@ -422,44 +546,51 @@ impl<'t> Builder<'t> {
             if self.spaces.is_empty() {
                 self.spaces.resize(130, None);
             }
-            let tok = self.spaces[base + run.len()].get_or_insert_with(|| GreenToken::new(kind.into(), text)).clone();
-            self.children.push(NodeOrToken::Token(tok));
-            return;
+            return self.spaces[base + run.len()].get_or_insert_with(|| GreenToken::new(kind.into(), text())).clone();
         }
-        let tok = if text.len() <= 16 {
-            let key = TokenKey::new(kind, text);
+        if bytes.len() <= 16 {
+            let key = TokenKey::new(kind, bytes);
             let mask = self.recent.len() - 1;
             let slot = &mut self.recent[key.hash() as usize & mask];
             match slot {
                 Some((k, t)) if *k == key => t.clone(),
                 _ => {
-                    let t = interned(&mut self.tokens, kind, text);
+                    let t = interned(&mut self.tokens, kind, text());
                     *slot = Some((key, t.clone()));
                     t
                 }
             }
-        } else if text.len() <= 24 {
-            interned(&mut self.tokens, kind, text)
+        } else if bytes.len() <= 24 {
+            interned(&mut self.tokens, kind, text())
         } else {
-            GreenToken::new(kind.into(), text)
-        };
-        self.children.push(NodeOrToken::Token(tok));
+            GreenToken::new(kind.into(), text())
+        }
     }
 
     fn finish_node(&mut self) {
         let Some((kind, first)) = self.stack.pop() else { return };
-        let node = GreenNode::new(kind.into(), self.children.drain(first..));
-        self.children.push(NodeOrToken::Node(node));
+        let node = self.node(kind, first);
+        self.children.push(Some(NodeOrToken::Node(node)));
+    }
+
+    /// A node of `kind` whose children are those from `first` on, which it takes.
+    fn node(&mut self, kind: SyntaxKind, first: usize) -> GreenNode {
+        // The children go in through a two-word iterator, which is passed in registers.
+        // `Vec::drain` would be passed through memory, and reading it back (wider than it
+        // was written) stalls on every node.
+        let children = self.children[first..].iter_mut().map(|c| c.take().expect("every open child is present"));
+        let node = GreenNode::new(kind.into(), children);
+        self.children.truncate(first);
+        node
     }
 
     fn finish(mut self) -> GreenNode {
-        match self.children.pop() {
-            Some(NodeOrToken::Node(n)) if self.children.is_empty() => n,
-            Some(other) => {
-                self.children.push(other);
-                GreenNode::new(SyntaxKind::SOURCE_FILE.into(), self.children.drain(..))
-            }
-            None => GreenNode::new(SyntaxKind::SOURCE_FILE.into(), std::iter::empty()),
+        match self.children.as_mut_slice() {
+            [only @ Some(NodeOrToken::Node(_))] => match only.take() {
+                Some(NodeOrToken::Node(n)) => n,
+                _ => unreachable!("matched as a node"),
+            },
+            _ => self.node(SyntaxKind::SOURCE_FILE, 0),
         }
     }
 }
@@ -483,8 +614,7 @@ struct TokenKey {
 }
 
 impl TokenKey {
-    fn new(kind: SyntaxKind, text: &str) -> TokenKey {
-        let b = text.as_bytes();
+    fn new(kind: SyntaxKind, b: &[u8]) -> TokenKey {
         let n = b.len();
         let w64 = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().unwrap_or_default());
         let w32 = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().unwrap_or_default()) as u64;
@@ -507,6 +637,46 @@ impl TokenKey {
     }
 }
 
+/// Tree tokens made ahead of the tree, one for each token the lexer found in the main
+/// file. A second thread has nothing to do while the unit is preprocessed; making the
+/// tokens then (looking up the shared token, counting the reference) takes that work off
+/// the tree building that follows.
+struct Prebuilt {
+    tokens: Arc<Vec<crate::lexer::Token>>,
+    made: Vec<Option<GreenToken>>,
+    /// The first token not yet passed: the main file's pieces come in text order, so the
+    /// search for a piece's token only goes forward.
+    next: usize,
+}
+
+impl Prebuilt {
+    fn make<'t>(builder: &mut Builder<'t>, text: &'t str, tokens: Arc<Vec<crate::lexer::Token>>) -> Prebuilt {
+        let made = tokens
+            .iter()
+            .map(|t| {
+                let range = t.start as usize..(t.start + t.len) as usize;
+                let tok = if t.len > 0 && t.kind.fixed_len() == t.len {
+                    builder.fixed(t.kind)
+                } else {
+                    builder.make_token(t.kind, &text.as_bytes()[range.clone()], || &text[range])
+                };
+                Some(tok)
+            })
+            .collect();
+        Prebuilt { tokens, made, next: 0 }
+    }
+
+    /// The token made for the main file's token at `start`, if that token has this length
+    /// and kind (the parser may have changed the kind) and was not taken yet.
+    fn take(&mut self, start: u32, len: u32, kind: SyntaxKind) -> Option<GreenToken> {
+        while self.tokens.get(self.next).is_some_and(|t| t.start < start) {
+            self.next += 1;
+        }
+        let t = self.tokens.get(self.next)?;
+        if t.start == start && t.len == len && t.kind == kind { self.made[self.next].take() } else { None }
+    }
+}
+
 struct TreeBuilder<'a> {
     pp: &'a Preprocessed,
     builder: Builder<'a>,
@@ -517,20 +687,19 @@ struct TreeBuilder<'a> {
     depth: u32,
     /// Scratch space for a start event and the ones it forwards to.
     forward: Vec<SyntaxKind>,
+    /// Tokens made ahead for the main file's tokens.
+    prebuilt: Option<Prebuilt>,
 }
 
 impl<'a> TreeBuilder<'a> {
     fn new(pp: &'a Preprocessed) -> TreeBuilder<'a> {
-        TreeBuilder {
-            pp,
-            // about one cache slot per 64 pieces: enough for the names in use nearby,
-            // little for a small unit
-            builder: Builder::new((pp.pieces.len() / 64).clamp(64, 2048)),
-            piece: 0,
-            split_off: 0,
-            depth: 0,
-            forward: Vec::new(),
-        }
+        // about one cache slot per 64 pieces: enough for the names in use nearby, little
+        // for a small unit
+        TreeBuilder::with_builder(pp, Builder::new((pp.pieces.len() / 64).clamp(64, 2048)))
+    }
+
+    fn with_builder(pp: &'a Preprocessed, builder: Builder<'a>) -> TreeBuilder<'a> {
+        TreeBuilder { pp, builder, piece: 0, split_off: 0, depth: 0, forward: Vec::new(), prebuilt: None }
     }
 
     /// Starts a run of top-level declarations at `(piece, split_off)`, inside the root.
@@ -551,7 +720,7 @@ impl<'a> TreeBuilder<'a> {
     /// The root's children built since [`TreeBuilder::resume_at`].
     fn take_chunk(&mut self) -> Vec<NodeOrToken<GreenNode, GreenToken>> {
         self.builder.stack.clear();
-        std::mem::take(&mut self.builder.children)
+        self.builder.children.drain(..).flatten().collect()
     }
 
     /// Builds the nodes and tokens of `events` (consuming their forward parents), and
@@ -585,6 +754,22 @@ impl<'a> TreeBuilder<'a> {
                 Event::Tombstone => {}
             }
         }
+    }
+
+    /// The tokens this builder holds on to: its tables, and the tokens made ahead and not
+    /// used. Freeing them costs an atomic count per token, which the caller can leave for
+    /// later (see [`Parse::spare`]).
+    fn into_spare(self) -> Spare {
+        let b = self.builder;
+        let mut tables = Vec::with_capacity(b.tokens.len() + b.recent.len() + b.fixed.len() + b.spaces.len());
+        tables.extend(b.tokens.into_values().map(Some));
+        tables.extend(b.recent.into_iter().map(|slot| slot.map(|(_, t)| t)));
+        tables.extend(b.fixed);
+        tables.extend(b.spaces);
+        let mut spare = vec![tables];
+        // the tokens made ahead: a list as long as the main file's tokens, moved, not copied
+        spare.extend(self.prebuilt.map(|p| p.made));
+        spare
     }
 
     /// The tree.
@@ -642,6 +827,16 @@ impl<'a> TreeBuilder<'a> {
                 rest
             }
         };
+        if start == 0
+            && n == piece.len
+            && piece.file == 0
+            && piece.call == NO_CALL
+            && let Some(prebuilt) = &mut self.prebuilt
+            && let Some(tok) = prebuilt.take(piece.start, n, kind)
+        {
+            self.builder.children.push(Some(NodeOrToken::Token(tok)));
+            return;
+        }
         // Punctuation and keywords are lexed from their exact spelling, and the parser
         // only changes a token's kind to IDENT or splits `>`s off a token: a punctuation
         // or keyword kind of the right length has its fixed text.
@@ -650,8 +845,8 @@ impl<'a> TreeBuilder<'a> {
             self.builder.fixed_token(kind);
             return;
         }
-        let text = &self.pp.text(piece)[start as usize..(start + n) as usize];
-        self.builder.token(kind, text);
+        let (pp, range) = (self.pp, start as usize..(start + n) as usize);
+        self.builder.token(kind, &pp.bytes(piece)[range.clone()], || &pp.text(piece)[range]);
     }
 }
 
@@ -663,7 +858,7 @@ impl Parse {
         diagnostics: Vec<Diagnostic>,
         state: Arc<ParseState>,
     ) -> Parse {
-        Parse { green, pp, piece_starts, diagnostics, state: Some(state), file_pieces: Default::default() }
+        Parse { green, pp, piece_starts, diagnostics, state: Some(state), file_pieces: Default::default(), spare: None }
     }
 
     /// The root of the tree (a `SOURCE_FILE`).
@@ -901,7 +1096,7 @@ mod tests {
         let mut seen = rustc_hash::FxHashMap::default();
         for t in &texts {
             for kind in [SyntaxKind::IDENT, SyntaxKind::INT_NUMBER] {
-                let key = TokenKey::new(kind, t);
+                let key = TokenKey::new(kind, t.as_bytes());
                 if let Some(other) = seen.insert(key, (kind, t)) {
                     panic!("{kind:?} {t:?} and {other:?} have the same key");
                 }
@@ -914,7 +1109,7 @@ mod tests {
         let vfs = Vfs::new();
         let id = vfs.add_file(Path::new("input.metal"), text);
         let config = PpConfig::default();
-        let one = build_with(pp::preprocess_unit(id, &vfs, &config, true), None);
+        let one = build_with(pp::preprocess_unit(id, &vfs, &config, true, None), None);
         // every piece's text is in the tree at the piece's offset
         let tree = one.syntax().text().to_string();
         for (i, piece) in one.pp.pieces.iter().enumerate() {
@@ -924,12 +1119,70 @@ mod tests {
         assert_eq!(tree.len(), one.pp.pieces.iter().map(|p| p.len as usize).sum::<usize>());
         // runs as large as a real parse hands off, and one run per declaration
         for chunk_events in [HAND_OFF_EVENTS, 1] {
-            let two = build_with(pp::preprocess_unit(id, &vfs, &config, true), Some(chunk_events));
+            let two = build_with(pp::preprocess_unit(id, &vfs, &config, true, None), Some(chunk_events));
             // equal trees hold the pieces at equal offsets (checked above for `one`)
             assert_eq!(one.green, two.green, "the trees differ");
             assert_eq!(one.diagnostics, two.diagnostics, "the diagnostics differ");
             assert_eq!(one.state.as_ref().map(|s| &s.bodies), two.state.as_ref().map(|s| &s.bodies));
         }
+        // a main file long enough to be parsed on two threads from the start
+        if text.len() >= crate::lexer::PARALLEL_LEX_BYTES {
+            let long = parse_long_file(id, &vfs, &config).expect("a long main file is parsed on two threads");
+            assert_eq!(one.green, long.green, "the trees differ");
+            assert_eq!(one.piece_starts, long.piece_starts, "the piece offsets differ");
+            assert_eq!(one.diagnostics, long.diagnostics, "the diagnostics differ");
+            assert_eq!(one.state.as_ref().map(|s| &s.bodies), long.state.as_ref().map(|s| &s.bodies));
+            assert_eq!(one.state.as_ref().map(|s| &s.scope_log), long.state.as_ref().map(|s| &s.scope_log));
+        }
+    }
+
+    /// A long text made of the fixtures and of snippets that split `>>`, expand macros
+    /// and change no token kinds, past the length that is lexed in halves.
+    fn long_text() -> String {
+        let mut text: String = crate::fixture_files(&["syntax/ok", "syntax/err", "check"])
+            .iter()
+            .map(|p| std::fs::read_to_string(p).unwrap_or_default() + "\n")
+            .collect();
+        let snippet = "template <typename T> struct A { T v; };\n\
+                       A<A<int>> a;\n\
+                       #define M(x) A<A<x>>\n\
+                       M(float) c; // trailing\n\
+                       int operator_like(int x) { return x >> 1; }\n";
+        while text.len() < crate::lexer::PARALLEL_LEX_BYTES + 10_000 {
+            text.push_str(snippet);
+        }
+        text
+    }
+
+    #[test]
+    fn long_files_parse_the_same_on_two_threads() {
+        both_ways(&long_text());
+    }
+
+    #[test]
+    fn tokens_made_ahead_are_the_tree_tokens() {
+        let text: Arc<str> = long_text().into();
+        let vfs = Vfs::new();
+        let id = vfs.add_file(Path::new("input.metal"), text.clone());
+        let config = PpConfig::default();
+        let plain = build_with(pp::preprocess_unit(id, &vfs, &config, true, None), None);
+
+        let (tokens, errors) = crate::lexer::lex(&text);
+        let tokens = Arc::new(tokens);
+        let lexed = pp::LexedMain { text: text.clone(), tokens: tokens.clone(), errors };
+        let mut pp = pp::preprocess_unit(id, &vfs, &config, true, Some(lexed));
+        let layout = pp.layout.take();
+        let (mut events, _parser) = parse_events(&pp, layout);
+        let mut builder = Builder::new(64);
+        let prebuilt = Prebuilt::make(&mut builder, &text, tokens.clone());
+        let mut b = TreeBuilder { prebuilt: Some(prebuilt), ..TreeBuilder::with_builder(&pp, builder) };
+        b.feed(&mut events, &mut Vec::new());
+        let left = b.prebuilt.as_ref().map_or(0, |p| p.made.iter().filter(|t| t.is_some()).count());
+        let green = b.into_tree();
+        assert_eq!(green, plain.green, "the trees differ");
+        // directive lines are one piece each, and expanded or split tokens are made anew:
+        // the rest is taken
+        assert!(left * 4 < tokens.len(), "{left} of {} tokens made ahead were not used", tokens.len());
     }
 
     /// The text repeated until it is long enough to be handed off in several runs.

@@ -140,6 +140,14 @@ impl Preprocessed {
         let (s, e) = (p.start as usize, (p.start + p.len) as usize);
         if p.file == ARENA { &self.arena[s..e] } else { &self.files[p.file as usize].text[s..e] }
     }
+
+    /// The bytes of a piece's text: [`Preprocessed::text`] without the character-boundary
+    /// checks, for callers that only compare or hash it.
+    #[inline]
+    pub(crate) fn bytes(&self, p: &Piece) -> &[u8] {
+        let (s, e) = (p.start as usize, (p.start + p.len) as usize);
+        if p.file == ARENA { &self.arena.as_bytes()[s..e] } else { &self.files[p.file as usize].text.as_bytes()[s..e] }
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -332,11 +340,11 @@ struct Cond {
 
 /// A file's tokens and lexer errors, shared by every frame that reads the file (a `Vec`
 /// as the lexer made it: turning it into a slice would copy it).
-type Lexed = (Rc<Vec<Token>>, Rc<Vec<LexError>>);
+type Lexed = (Arc<Vec<Token>>, Rc<Vec<LexError>>);
 
 struct Frame {
     file: u32,
-    tokens: Rc<Vec<Token>>,
+    tokens: Arc<Vec<Token>>,
     idx: usize,
     conds: Vec<Cond>,
     emit: bool,
@@ -408,23 +416,37 @@ struct Pp<'r> {
 
 /// Preprocesses `main` and everything it includes.
 pub fn preprocess(main: FileId, resolver: &dyn FileResolver, config: &PpConfig) -> Preprocessed {
-    preprocess_unit(main, resolver, config, false)
+    preprocess_unit(main, resolver, config, false, None)
 }
 
 /// [`preprocess`], also building the parser's view of the pieces when `for_parse`.
+/// A main file lexed before preprocessing starts: its text and what the lexer made of it.
+pub(crate) struct LexedMain {
+    pub(crate) text: Arc<str>,
+    pub(crate) tokens: Arc<Vec<Token>>,
+    pub(crate) errors: Vec<LexError>,
+}
+
 pub(crate) fn preprocess_unit(
     main: FileId,
     resolver: &dyn FileResolver,
     config: &PpConfig,
     for_parse: bool,
+    lexed_main: Option<LexedMain>,
 ) -> Preprocessed {
     let mut pp = Pp::new(resolver, config);
+    let main_len = lexed_main.as_ref().map_or_else(|| resolver.text(main).len(), |l| l.text.len());
     // a piece per three bytes of the main file is typical; headers add to that
-    pp.out.pieces.reserve(resolver.text(main).len() / 2);
+    pp.out.pieces.reserve(main_len / 2);
     if for_parse {
-        pp.out.layout = Some(crate::parser::TokenLayout::new(resolver.text(main).len() / 4, true, true));
+        pp.out.layout = Some(crate::parser::TokenLayout::new(main_len / 4, true, true));
     }
     let main_idx = pp.add_real_file(main);
+    if let Some(l) = lexed_main {
+        // the tokens are the text's: both replace what the resolver gave
+        pp.out.files[main_idx as usize].text = l.text;
+        pp.lexed[main_idx as usize] = Some((l.tokens, Rc::new(l.errors)));
+    }
     pp.report_load_issues(main_idx);
     pp.push_frame(main_idx, true);
     let batch = batch_for("<built-in>", config, || builtin::predefines(config));
@@ -522,7 +544,7 @@ pub(crate) fn preprocess_fragment(
     pp.watch_before = before;
     pp.frames.push(Frame {
         file: 0,
-        tokens: Rc::new(tokens),
+        tokens: Arc::new(tokens),
         idx: 0,
         conds: Vec::new(),
         emit: true,
@@ -979,7 +1001,7 @@ impl<'r> Pp<'r> {
             return l.clone();
         }
         let (tokens, errors) = lexer::lex(&self.out.files[file as usize].text);
-        let l: Lexed = (Rc::new(tokens), Rc::new(errors));
+        let l: Lexed = (Arc::new(tokens), Rc::new(errors));
         self.lexed[file as usize] = Some(l.clone());
         l
     }
@@ -2660,9 +2682,9 @@ mod tests {
 
     fn compare(vfs: &Vfs, id: crate::FileId, main: &str) -> Preprocessed {
         let config = PpConfig::default();
-        let fast = preprocess_unit(id, vfs, &config, true);
+        let fast = preprocess_unit(id, vfs, &config, true, None);
         GENERAL_PATH_ONLY.with(|c| c.set(true));
-        let general = preprocess_unit(id, vfs, &config, true);
+        let general = preprocess_unit(id, vfs, &config, true, None);
         GENERAL_PATH_ONLY.with(|c| c.set(false));
         assert_eq!(fast.pieces, general.pieces, "{main}");
         assert_eq!(fast.diagnostics, general.diagnostics, "{main}");
