@@ -1,7 +1,7 @@
 //! Attributes: `[[kernel]]`, `[[buffer(0)]]`, `[[clang::optnone]]`,
 //! `__attribute__((always_inline))`, `alignas(16)`.
 
-use super::{Parser, exprs};
+use super::{Parser, Word, exprs};
 use crate::SyntaxKind::*;
 
 /// Whether an attribute of any form starts here.
@@ -10,7 +10,7 @@ pub(crate) fn at_any_attr(p: &mut Parser<'_>) -> bool {
 }
 
 pub(crate) fn at_gnu_attr(p: &mut Parser<'_>) -> bool {
-    p.at(IDENT) && matches!(p.current_text(), "__attribute__" | "__attribute" | "__declspec") && p.nth_at(1, L_PAREN)
+    matches!(p.current_word(), Word::Attribute | Word::Declspec) && p.nth_at(1, L_PAREN)
 }
 
 /// Parses every attribute at the current position. Returns whether there was any.

@@ -4,7 +4,7 @@
 use super::names::{self, AngleCtx};
 use super::symbols::Sym;
 use super::types::{self, DeclCtx, DeclaratorInfo};
-use super::{Parser, attrs, exprs, stmts};
+use super::{Parser, Word, attrs, exprs, stmts};
 use crate::SyntaxKind::*;
 
 pub(crate) fn source_file(p: &mut Parser<'_>) {
@@ -374,9 +374,7 @@ fn at_class_definition(p: &Parser<'_>) -> bool {
         if kinds.get(i) == Some(&L_BRACK) && kinds.get(i + 1) == Some(&L_BRACK) {
             let Some(next) = super::skip_group(kinds, i, L_BRACK, R_BRACK) else { return false };
             i = next;
-        } else if kinds.get(i) == Some(&IDENT) && matches!(p.text_at(i), "__attribute__" | "__attribute")
-            || kinds.get(i) == Some(&ALIGNAS_KW)
-        {
+        } else if p.peek_word(i) == Word::Attribute || kinds.get(i) == Some(&ALIGNAS_KW) {
             let Some(next) = super::skip_group(kinds, i + 1, L_PAREN, R_PAREN) else { return false };
             i = next;
         } else {
@@ -389,7 +387,7 @@ fn at_class_definition(p: &Parser<'_>) -> bool {
             None => return false,
         }
     }
-    if kinds.get(i) == Some(&IDENT) && p.text_at(i) == "final" {
+    if p.peek_word(i) == Word::Final {
         i += 1;
     }
     matches!(kinds.get(i), Some(L_CURLY | COLON))
@@ -410,7 +408,7 @@ fn class_head_and_body<'a>(p: &mut Parser<'a>, templated: bool) -> (Option<&'a s
             p.scopes.declare(info.last, if templated { Sym::Template } else { Sym::Type });
         }
     }
-    if p.at(IDENT) && p.current_text() == "final" {
+    if p.current_word() == Word::Final {
         p.bump(IDENT);
     }
     attrs::attrs(p);

@@ -4,7 +4,7 @@
 use super::names::{self, AngleCtx};
 use super::symbols::Sym;
 use super::types::{self, DeclCtx};
-use super::{CompletedMarker, MAX_CHAIN, Parser, attrs, stmts};
+use super::{CompletedMarker, MAX_CHAIN, Parser, Word, attrs, stmts};
 use crate::SyntaxKind::{self, *};
 
 #[derive(Clone, Copy)]
@@ -179,8 +179,7 @@ fn unary(p: &mut Parser<'_>, r: Restrictions) -> Option<CompletedMarker> {
 
 fn unary_inner(p: &mut Parser<'_>, r: Restrictions) -> Option<CompletedMarker> {
     let current = p.current();
-    // the GNU keywords handled below, read once (most names do not start with `__`)
-    let gnu = if current == IDENT { Some(p.current_text()).filter(|t| t.starts_with("__")) } else { None };
+    let word = p.current_word();
     match current {
         PLUS2 | MINUS2 | PLUS | MINUS | BANG | TILDE | STAR | AMP | AMP2 => {
             let m = p.start();
@@ -220,7 +219,7 @@ fn unary_inner(p: &mut Parser<'_>, r: Restrictions) -> Option<CompletedMarker> {
             }
             Some(m.complete(p, ALIGNOF_EXPR))
         }
-        IDENT if matches!(gnu, Some("__alignof__" | "__alignof")) && p.nth_at(1, L_PAREN) => {
+        IDENT if word == Word::Alignof && p.nth_at(1, L_PAREN) => {
             let m = p.start();
             p.bump(IDENT);
             p.bump(L_PAREN);
@@ -228,7 +227,7 @@ fn unary_inner(p: &mut Parser<'_>, r: Restrictions) -> Option<CompletedMarker> {
             p.expect(R_PAREN);
             Some(m.complete(p, ALIGNOF_EXPR))
         }
-        IDENT if gnu == Some("__extension__") => {
+        IDENT if word == Word::Extension => {
             p.bump(IDENT);
             unary(p, r)
         }
@@ -827,7 +826,7 @@ fn lambda(p: &mut Parser<'_>) -> CompletedMarker {
     }
     loop {
         match p.current() {
-            IDENT if p.current_text() == "mutable" => p.bump(IDENT),
+            IDENT if p.current_word() == Word::Mutable => p.bump(IDENT),
             MUTABLE_KW | CONSTEXPR_KW | CONSTEVAL_KW | STATIC_KW => p.bump_any(),
             NOEXCEPT_KW => {
                 let n = p.start();

@@ -144,6 +144,9 @@ pub(crate) struct Parser<'a> {
     /// Index of the piece each token comes from.
     pieces: Vec<u32>,
     flags: Vec<u8>,
+    /// What each identifier token means as a contextual keyword, once asked (see
+    /// [`Parser::word_at`]).
+    words: Vec<Word>,
     /// Bytes already split off the front of a token (by `>>` splitting), in token order.
     split: Vec<(u32, u32)>,
     pos: usize,
@@ -178,6 +181,50 @@ pub(crate) struct Parser<'a> {
     chunk_start: (u32, u32),
     /// Events handed off at a time while streaming (at least).
     chunk_events: usize,
+}
+
+/// Identifiers that are keywords in some positions (GNU and Metal extensions, `final`,
+/// `override`, `mutable`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Word {
+    /// Not classified yet.
+    Unknown,
+    /// Not an identifier.
+    None,
+    /// Any other identifier.
+    Plain,
+    /// `coherent`
+    Coherent,
+    /// `restrict`, `__restrict`, `__restrict__`
+    Restrict,
+    /// `__extension__`
+    Extension,
+    /// `__attribute__`, `__attribute`
+    Attribute,
+    /// `__declspec`
+    Declspec,
+    /// `__alignof__`, `__alignof`
+    Alignof,
+    Final,
+    Override,
+    Mutable,
+}
+
+impl Word {
+    fn of(text: &str) -> Word {
+        match text {
+            "coherent" => Word::Coherent,
+            "restrict" | "__restrict" | "__restrict__" => Word::Restrict,
+            "__extension__" => Word::Extension,
+            "__attribute__" | "__attribute" => Word::Attribute,
+            "__declspec" => Word::Declspec,
+            "__alignof__" | "__alignof" => Word::Alignof,
+            "final" => Word::Final,
+            "override" => Word::Override,
+            "mutable" => Word::Mutable,
+            _ => Word::Plain,
+        }
+    }
 }
 
 /// A run of whole top-level declarations' events, and the place in the pieces where its
@@ -262,11 +309,13 @@ impl<'a> Parser<'a> {
         let TokenLayout { kinds, pieces, flags, .. } = layout;
         let mut scopes = Scopes::new();
         scopes.at = pieces.first().copied().unwrap_or(u32::MAX);
+        let words = vec![Word::Unknown; kinds.len()];
         Parser {
             pp,
             kinds,
             pieces,
             flags,
+            words,
             split: Vec::new(),
             pos: 0,
             steps: 0,
@@ -409,6 +458,35 @@ impl<'a> Parser<'a> {
 
     pub(crate) fn current_text(&self) -> &'a str {
         self.nth_text(0)
+    }
+
+    /// What token `i` means as a contextual keyword ([`Word::None`] for tokens other than
+    /// identifiers). Identifiers are looked at in several places where a contextual
+    /// keyword could stand (a declaration's specifiers check for four of them), so each
+    /// token's text is read once and the answer kept.
+    pub(crate) fn word_at(&mut self, i: usize) -> Word {
+        match self.words.get(i) {
+            Some(Word::Unknown) => {
+                let w = self.peek_word(i);
+                self.words[i] = w;
+                w
+            }
+            Some(&w) => w,
+            None => Word::None,
+        }
+    }
+
+    /// [`Parser::word_at`] without keeping the answer.
+    pub(crate) fn peek_word(&self, i: usize) -> Word {
+        match self.words.get(i) {
+            Some(Word::Unknown) if self.kinds[i] == IDENT => Word::of(self.text_at(i)),
+            Some(Word::Unknown) | None => Word::None,
+            Some(&w) => w,
+        }
+    }
+
+    pub(crate) fn current_word(&mut self) -> Word {
+        self.word_at(self.pos)
     }
 
     pub(crate) fn nth_flags(&self, n: usize) -> u8 {

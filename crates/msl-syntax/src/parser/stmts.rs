@@ -3,7 +3,7 @@
 use super::names::{self, AngleCtx};
 use super::symbols::Sym;
 use super::types::DeclCtx;
-use super::{AT_COLUMN_0, Parser, attrs, decls, exprs};
+use super::{AT_COLUMN_0, Parser, Word, attrs, decls, exprs};
 use crate::SyntaxKind::{self, *};
 
 /// `{ statements }`
@@ -408,11 +408,10 @@ pub(crate) fn looks_like_declaration(p: &Parser<'_>, start: usize) -> bool {
     if is_decl_only_keyword(k) || k.is_address_space() {
         return true;
     }
-    if k == IDENT && p.text_at(i) == "coherent" && (k1 == L_PAREN || k1.is_address_space()) {
-        return true;
-    }
-    if k == IDENT && matches!(p.text_at(i), "__attribute__" | "__attribute") {
-        return true;
+    match p.peek_word(i) {
+        Word::Coherent if k1 == L_PAREN || k1.is_address_space() => return true,
+        Word::Attribute => return true,
+        _ => {}
     }
     if k != IDENT && !(k == COLON2 && k1 == IDENT) {
         return false;
@@ -424,7 +423,7 @@ pub(crate) fn looks_like_declaration(p: &Parser<'_>, start: usize) -> bool {
         matches!(next, IDENT | CONST_KW | VOLATILE_KW | DOT3 | OPERATOR_KW)
             || next.is_address_space()
             || (next == L_BRACK && after == L_BRACK)
-            || (next == IDENT && p.text_at(scan.end) == "coherent")
+            || p.peek_word(scan.end) == Word::Coherent
     };
     match scan.sym {
         Some(Sym::Value | Sym::Namespace) => false,

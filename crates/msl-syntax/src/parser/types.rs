@@ -6,7 +6,7 @@
 use super::attrs;
 use super::names::{self, AngleCtx};
 use super::symbols::Sym;
-use super::{Parser, decls, exprs};
+use super::{Parser, Word, decls, exprs};
 use crate::SyntaxKind::{self, *};
 
 /// Where a declaration appears; decides what its specifiers and declarators may hold.
@@ -56,7 +56,7 @@ pub(crate) fn is_plain_specifier(k: SyntaxKind) -> bool {
 
 /// `coherent(device)` or `coherent device`: Metal's memory-coherence qualifier.
 fn is_contextual_qualifier(p: &mut Parser<'_>) -> bool {
-    p.at(IDENT) && p.current_text() == "coherent" && (p.nth_at(1, L_PAREN) || p.nth(1).is_address_space())
+    p.current_word() == Word::Coherent && (p.nth_at(1, L_PAREN) || p.nth(1).is_address_space())
 }
 
 fn coherent_spec(p: &mut Parser<'_>) {
@@ -69,7 +69,7 @@ fn coherent_spec(p: &mut Parser<'_>) {
 }
 
 fn is_restrict(p: &mut Parser<'_>) -> bool {
-    p.at(IDENT) && matches!(p.current_text(), "__restrict" | "__restrict__" | "restrict")
+    p.current_word() == Word::Restrict
 }
 
 /// Parses declaration specifiers. `class_name` is the class being defined, to recognise
@@ -108,7 +108,7 @@ pub(crate) fn decl_specifiers(p: &mut Parser<'_>, ctx: DeclCtx) -> SpecInfo {
             attrs::attrs(p);
         } else if is_contextual_qualifier(p) {
             coherent_spec(p);
-        } else if is_restrict(p) || (p.at(IDENT) && p.current_text() == "__extension__") {
+        } else if matches!(p.current_word(), Word::Restrict | Word::Extension) {
             p.bump(IDENT);
         } else if matches!(k, STRUCT_KW | CLASS_KW | UNION_KW) && !info.has_type {
             let templated = std::mem::take(&mut p.pending_template);
@@ -492,7 +492,7 @@ fn function_qualifiers(p: &mut Parser<'_>) {
             p.bump(THROW_KW);
             p.skip_balanced();
             m.complete(p, NOEXCEPT_SPEC);
-        } else if k == IDENT && matches!(p.current_text(), "override" | "final") {
+        } else if matches!(p.current_word(), Word::Override | Word::Final) {
             p.bump(IDENT);
         } else if attrs::at_any_attr(p) {
             attrs::attrs(p);
