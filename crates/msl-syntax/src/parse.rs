@@ -190,7 +190,8 @@ impl Done {
 
 /// A unit whose main file is long, on two threads from the start. The main file is
 /// lexed in two halves; then, while this thread preprocesses the unit, the second one
-/// makes the tree's tokens for every token of the main file (see [`Prebuilt`]). After
+/// makes the tree's tokens for every token of the main file, and of each header as the
+/// preprocessor lexes it (see [`Prebuilt`]). After
 /// that the parse goes on as in [`build_pipelined`], and the second thread's runs take
 /// their tokens from what it made. `None` (before any work) when the file is short or
 /// no thread could be started.
@@ -203,21 +204,32 @@ fn parse_long_file(main: FileId, resolver: &dyn FileResolver, config: &PpConfig)
     let (ready, wait_ready) = std::sync::mpsc::channel::<()>();
     let (done, tree) = std::thread::scope(|s| {
         let (text, tokens, queue, cell) = (&text, &tokens, &queue, &cell);
+        let (tell, told) = std::sync::mpsc::channel::<pp::LexedFile>();
         let worker = std::thread::Builder::new()
             .name("msl-tree".into())
             .spawn_scoped(s, move || {
                 let mut builder = Builder::new((text.len() / 3 / 64).clamp(64, 2048));
-                let prebuilt = Prebuilt::make(&mut builder, text, tokens.clone());
+                let mut prebuilt = vec![Some(Prebuilt::make(&mut builder, text, tokens.clone()))];
+                // then the headers, as the preprocessor lexes them (until it is done); each
+                // with a builder of its own, which its text outlives
+                while let Ok(f) = told.recv() {
+                    let i = f.file as usize;
+                    if prebuilt.len() <= i {
+                        prebuilt.resize_with(i + 1, || None);
+                    }
+                    let mut own = Builder::new((f.text.len() / 3 / 64).clamp(64, 2048));
+                    prebuilt[i] = Some(Prebuilt::make(&mut own, &f.text, f.tokens));
+                }
                 // an error: the preprocessing thread gave up (it is unwinding a panic)
                 wait_ready.recv().ok()?;
                 let pp = cell.get()?;
                 let offsets = piece_offsets(&pp.pieces);
-                let mut b = TreeBuilder { prebuilt: Some(prebuilt), ..TreeBuilder::with_builder(pp, builder) };
+                let mut b = TreeBuilder { prebuilt, ..TreeBuilder::with_builder(pp, builder) };
                 let built = queue.work(&mut b);
                 Some((offsets, built, b.into_spare()))
             })
             .ok();
-        let lexed = pp::LexedMain { text: text.clone(), tokens: tokens.clone(), errors };
+        let lexed = pp::LexedMain { text: text.clone(), tokens: tokens.clone(), errors, tell: Some(tell) };
         let mut pp = pp::preprocess_unit(main, resolver, config, true, Some(lexed));
         let layout = pp.layout.take();
         let pp = cell.get_or_init(|| pp);
@@ -637,15 +649,16 @@ impl TokenKey {
     }
 }
 
-/// Tree tokens made ahead of the tree, one for each token the lexer found in the main
-/// file. A second thread has nothing to do while the unit is preprocessed; making the
-/// tokens then (looking up the shared token, counting the reference) takes that work off
-/// the tree building that follows.
+/// Tree tokens made ahead of the tree, one for each token the lexer found in a file. A
+/// second thread has nothing to do while the unit is preprocessed; making the tokens then
+/// (looking up the shared token, counting the reference) takes that work off the tree
+/// building that follows.
 struct Prebuilt {
     tokens: Arc<Vec<crate::lexer::Token>>,
     made: Vec<Option<GreenToken>>,
-    /// The first token not yet passed: the main file's pieces come in text order, so the
-    /// search for a piece's token only goes forward.
+    /// The first token not yet passed: a file's pieces come in text order, so the search
+    /// for a piece's token only goes forward (the pieces of a header included a second
+    /// time are behind it, and are made anew).
     next: usize,
 }
 
@@ -666,7 +679,7 @@ impl Prebuilt {
         Prebuilt { tokens, made, next: 0 }
     }
 
-    /// The token made for the main file's token at `start`, if that token has this length
+    /// The token made for the file's token at `start`, if that token has this length
     /// and kind (the parser may have changed the kind) and was not taken yet.
     fn take(&mut self, start: u32, len: u32, kind: SyntaxKind) -> Option<GreenToken> {
         while self.tokens.get(self.next).is_some_and(|t| t.start < start) {
@@ -687,8 +700,8 @@ struct TreeBuilder<'a> {
     depth: u32,
     /// Scratch space for a start event and the ones it forwards to.
     forward: Vec<SyntaxKind>,
-    /// Tokens made ahead for the main file's tokens.
-    prebuilt: Option<Prebuilt>,
+    /// Tokens made ahead for the tokens of files, by file index.
+    prebuilt: Vec<Option<Prebuilt>>,
 }
 
 impl<'a> TreeBuilder<'a> {
@@ -699,7 +712,7 @@ impl<'a> TreeBuilder<'a> {
     }
 
     fn with_builder(pp: &'a Preprocessed, builder: Builder<'a>) -> TreeBuilder<'a> {
-        TreeBuilder { pp, builder, piece: 0, split_off: 0, depth: 0, forward: Vec::new(), prebuilt: None }
+        TreeBuilder { pp, builder, piece: 0, split_off: 0, depth: 0, forward: Vec::new(), prebuilt: Vec::new() }
     }
 
     /// Starts a run of top-level declarations at `(piece, split_off)`, inside the root.
@@ -767,8 +780,8 @@ impl<'a> TreeBuilder<'a> {
         tables.extend(b.fixed);
         tables.extend(b.spaces);
         let mut spare = vec![tables];
-        // the tokens made ahead: a list as long as the main file's tokens, moved, not copied
-        spare.extend(self.prebuilt.map(|p| p.made));
+        // the tokens made ahead: a list per file as long as its tokens, moved, not copied
+        spare.extend(self.prebuilt.into_iter().flatten().map(|p| p.made));
         spare
     }
 
@@ -829,9 +842,8 @@ impl<'a> TreeBuilder<'a> {
         };
         if start == 0
             && n == piece.len
-            && piece.file == 0
             && piece.call == NO_CALL
-            && let Some(prebuilt) = &mut self.prebuilt
+            && let Some(Some(prebuilt)) = self.prebuilt.get_mut(piece.file as usize)
             && let Some(tok) = prebuilt.take(piece.start, n, kind)
         {
             self.builder.children.push(Some(NodeOrToken::Token(tok)));
@@ -1160,29 +1172,70 @@ mod tests {
     }
 
     #[test]
-    fn tokens_made_ahead_are_the_tree_tokens() {
-        let text: Arc<str> = long_text().into();
+    fn long_files_with_headers_parse_the_same_on_two_threads() {
+        // a header with a guard, and one without that is included twice (its pieces come
+        // twice, in file order each time)
         let vfs = Vfs::new();
-        let id = vfs.add_file(Path::new("input.metal"), text.clone());
+        vfs.add_file(Path::new("dir/common.h"), format!("#pragma once\n#define HM(x) H<H<x>>\n{}", header_text()));
+        vfs.add_file(Path::new("dir/plain.h"), "struct P { int a; };\nint f(int x) { return x >> 1; }\n");
+        let main = format!(
+            "#include \"common.h\"\n#include \"plain.h\"\n{}\n#include \"plain.h\"\nHM(float) z;\n",
+            long_text()
+        );
+        let id = vfs.add_file(Path::new("dir/input.metal"), main);
+        let config = PpConfig::default();
+        let one = build_with(pp::preprocess_unit(id, &vfs, &config, true, None), None);
+        assert_eq!(one.files().iter().filter(|f| !f.is_virtual).count(), 3, "the headers are found");
+        let long = parse_long_file(id, &vfs, &config).expect("a long main file is parsed on two threads");
+        assert_eq!(one.green, long.green, "the trees differ");
+        assert_eq!(one.piece_starts, long.piece_starts, "the piece offsets differ");
+        assert_eq!(one.diagnostics, long.diagnostics, "the diagnostics differ");
+    }
+
+    /// A header of declarations, for the main files of the tests of long files.
+    fn header_text() -> String {
+        "template <typename T> struct H { T v; H<T> *next; };\n\
+         static constant int table[] = {1, 2, 3};\n\
+         inline float twice(float x) { return x * 2.0f; }\n"
+            .repeat(50)
+    }
+
+    #[test]
+    fn tokens_made_ahead_are_the_tree_tokens() {
+        let vfs = Vfs::new();
+        vfs.add_file(Path::new("dir/common.h"), format!("#pragma once\n{}", header_text()));
+        let text: Arc<str> = format!("#include \"common.h\"\n{}", long_text()).into();
+        let id = vfs.add_file(Path::new("dir/input.metal"), text.clone());
         let config = PpConfig::default();
         let plain = build_with(pp::preprocess_unit(id, &vfs, &config, true, None), None);
 
+        // the main file lexed ahead, and the header as the preprocessor tells of it
         let (tokens, errors) = crate::lexer::lex(&text);
         let tokens = Arc::new(tokens);
-        let lexed = pp::LexedMain { text: text.clone(), tokens: tokens.clone(), errors };
+        let (tell, told) = std::sync::mpsc::channel();
+        let lexed = pp::LexedMain { text: text.clone(), tokens: tokens.clone(), errors, tell: Some(tell) };
         let mut pp = pp::preprocess_unit(id, &vfs, &config, true, Some(lexed));
+        let headers: Vec<pp::LexedFile> = told.try_iter().collect();
+        assert_eq!(headers.len(), 1, "the preprocessor tells of the header (only)");
         let layout = pp.layout.take();
         let (mut events, _parser) = parse_events(&pp, layout);
         let mut builder = Builder::new(64);
-        let prebuilt = Prebuilt::make(&mut builder, &text, tokens.clone());
-        let mut b = TreeBuilder { prebuilt: Some(prebuilt), ..TreeBuilder::with_builder(&pp, builder) };
+        let mut prebuilt = vec![Some(Prebuilt::make(&mut builder, &text, tokens.clone()))];
+        for h in &headers {
+            let i = h.file as usize;
+            assert_eq!(*pp.files[i].text, *h.text);
+            prebuilt.resize_with(prebuilt.len().max(i + 1), || None);
+            prebuilt[i] = Some(Prebuilt::make(&mut builder, &h.text, h.tokens.clone()));
+        }
+        let mut b = TreeBuilder { prebuilt, ..TreeBuilder::with_builder(&pp, builder) };
         b.feed(&mut events, &mut Vec::new());
-        let left = b.prebuilt.as_ref().map_or(0, |p| p.made.iter().filter(|t| t.is_some()).count());
-        let green = b.into_tree();
-        assert_eq!(green, plain.green, "the trees differ");
         // directive lines are one piece each, and expanded or split tokens are made anew:
-        // the rest is taken
-        assert!(left * 4 < tokens.len(), "{left} of {} tokens made ahead were not used", tokens.len());
+        // the rest of each file's tokens is taken
+        for p in b.prebuilt.iter().flatten() {
+            let left = p.made.iter().filter(|t| t.is_some()).count();
+            assert!(left * 4 < p.made.len(), "{left} of {} tokens made ahead were not used", p.made.len());
+        }
+        assert_eq!(b.into_tree(), plain.green, "the trees differ");
     }
 
     /// The text repeated until it is long enough to be handed off in several runs.

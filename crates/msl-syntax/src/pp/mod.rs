@@ -365,6 +365,8 @@ struct Pp<'r> {
     out: Preprocessed,
     file_by_id: FxHashMap<FileId, u32>,
     lexed: Vec<Option<Lexed>>,
+    /// Told of each real file lexed (see [`LexedMain::tell`]).
+    tell_lexed: Option<std::sync::mpsc::Sender<LexedFile>>,
     macro_names: FxHashMap<Arc<str>, u32>,
     macros: Vec<Macro>,
     bodies: Vec<PpTok>,
@@ -419,14 +421,23 @@ pub fn preprocess(main: FileId, resolver: &dyn FileResolver, config: &PpConfig) 
     preprocess_unit(main, resolver, config, false, None)
 }
 
-/// [`preprocess`], also building the parser's view of the pieces when `for_parse`.
-/// A main file lexed before preprocessing starts: its text and what the lexer made of it.
+/// A main file lexed before preprocessing starts (its text and what the lexer made of
+/// it), and who wants to hear of the other files the preprocessor lexes.
 pub(crate) struct LexedMain {
     pub(crate) text: Arc<str>,
     pub(crate) tokens: Arc<Vec<Token>>,
     pub(crate) errors: Vec<LexError>,
+    pub(crate) tell: Option<std::sync::mpsc::Sender<LexedFile>>,
 }
 
+/// A file the preprocessor lexed: its index in [`Preprocessed::files`], text and tokens.
+pub(crate) struct LexedFile {
+    pub(crate) file: u32,
+    pub(crate) text: Arc<str>,
+    pub(crate) tokens: Arc<Vec<Token>>,
+}
+
+/// [`preprocess`], also building the parser's view of the pieces when `for_parse`.
 pub(crate) fn preprocess_unit(
     main: FileId,
     resolver: &dyn FileResolver,
@@ -446,6 +457,7 @@ pub(crate) fn preprocess_unit(
         // the tokens are the text's: both replace what the resolver gave
         pp.out.files[main_idx as usize].text = l.text;
         pp.lexed[main_idx as usize] = Some((l.tokens, Rc::new(l.errors)));
+        pp.tell_lexed = l.tell;
     }
     pp.report_load_issues(main_idx);
     pp.push_frame(main_idx, true);
@@ -776,6 +788,7 @@ impl<'r> Pp<'r> {
             out: Preprocessed::default(),
             file_by_id: FxHashMap::default(),
             lexed: Vec::new(),
+            tell_lexed: None,
             macro_names: FxHashMap::default(),
             macros: Vec::new(),
             bodies: Vec::new(),
@@ -1000,8 +1013,15 @@ impl<'r> Pp<'r> {
         if let Some(l) = &self.lexed[file as usize] {
             return l.clone();
         }
-        let (tokens, errors) = lexer::lex(&self.out.files[file as usize].text);
+        let f = &self.out.files[file as usize];
+        let (tokens, errors) = lexer::lex(&f.text);
         let l: Lexed = (Arc::new(tokens), Rc::new(errors));
+        if let Some(tell) = &self.tell_lexed
+            && !f.is_virtual
+        {
+            // the listener may be gone; the preprocessing goes on regardless
+            let _ = tell.send(LexedFile { file, text: f.text.clone(), tokens: l.0.clone() });
+        }
         self.lexed[file as usize] = Some(l.clone());
         l
     }
