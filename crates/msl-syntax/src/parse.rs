@@ -8,7 +8,7 @@ use rowan::{GreenNode, GreenToken, NodeOrToken};
 use rustc_hash::FxHashMap;
 
 use crate::parser::{
-    BodyStart, Chunk, ErrorAt, Event, HAND_OFF_EVENTS, OwnedScopeOp, Parser, TokenLayout, parse_events,
+    BodyStart, Chunk, ErrorAt, Event, HAND_OFF_EVENTS, Parser, ScopeLog, TokenLayout, parse_events,
     parse_events_streaming,
 };
 use crate::pp::{self, ARENA, NO_CALL, Preprocessed};
@@ -403,7 +403,7 @@ impl ChunkQueue {
 #[derive(Debug)]
 pub(crate) struct ParseState {
     /// The parser's scope changes (see `Scopes::log`).
-    pub(crate) scope_log: Vec<(u32, OwnedScopeOp)>,
+    pub(crate) scope_log: ScopeLog,
     /// Every function body, in piece order.
     pub(crate) bodies: Vec<BodyStart>,
     /// The parser hit its step limit.

@@ -35,7 +35,7 @@ use rowan::TextRange;
 use crate::SyntaxKind;
 use crate::lexer;
 use crate::parse::{Diagnostic, Parse, ParseState, build_tree};
-use crate::parser::{BodyStart, OwnedScopeOp, parse_body_events};
+use crate::parser::{BodyStart, OwnedScopeOp, ScopeLog, parse_body_events};
 use crate::pp::{self, NO_CALL, Piece, Preprocessed, preprocess_fragment};
 
 /// Pieces after a body that its parse may look at. Look-aheads are bounded (the longest
@@ -214,8 +214,8 @@ impl Parse {
         }
         // the old body left nothing in the scopes
         let log = &state.scope_log;
-        let cut = log.partition_point(|(at, _)| *at <= body.piece);
-        if log.get(cut).is_some_and(|(at, _)| *at <= close as u32) {
+        let cut = log.ops.partition_point(|(at, _)| *at <= body.piece);
+        if log.ops.get(cut).is_some_and(|(at, _)| *at <= close as u32) {
             return Err("the old body declared types or namespaces");
         }
 
@@ -282,7 +282,7 @@ impl Parse {
         out.pieces.extend(pieces[close + 1..tail_end].iter().map(shift_piece));
         let layout = layout_before(&self.pp, open);
         let (events, token_pieces, errors, inner_bodies) =
-            parse_body_events(&out, body_len, tail_complete, layout, body, &log[..cut])
+            parse_body_events(&out, body_len, tail_complete, layout, body, log, cut)
                 .ok_or("the new body does not parse alone as the full parse would")?;
         out.pieces.truncate(body_len);
         let (green, fragment_starts, parse_diagnostics) = build_tree(&out, events, &token_pieces, errors);
@@ -403,7 +403,8 @@ impl Parse {
         // (`u32::MAX` stands for the end of the unit)
         let move_piece =
             |p: u32| if p > close_piece_index && p != u32::MAX { (p as i64 + piece_delta) as u32 } else { p };
-        let scope_log: Vec<(u32, OwnedScopeOp)> = log.iter().map(|(at, op)| (move_piece(*at), op.clone())).collect();
+        let scope_log =
+            ScopeLog { ops: log.ops.iter().map(|&(at, op)| (move_piece(at), op)).collect(), names: log.names.clone() };
         // the bodies before this one, local functions inside it, the ones after it
         let mut bodies: Vec<BodyStart> = Vec::with_capacity(state.bodies.len());
         bodies.extend(state.bodies.iter().filter(|b| b.piece <= body.piece).cloned());
@@ -432,8 +433,14 @@ impl Parse {
             for b in &st.bodies {
                 out.push_str(&format!("body {} depth {} classes {:?}\n", b.piece, b.depth, b.class_names));
             }
-            for (at, op) in &st.scope_log {
-                out.push_str(&format!("scope {at} {op:?}\n"));
+            for &(at, op) in &st.scope_log.ops {
+                match op {
+                    // the name, not where the log keeps it
+                    OwnedScopeOp::Declare { name, sym } => {
+                        out.push_str(&format!("scope {at} Declare({:?}, {sym:?})\n", st.scope_log.name(name)))
+                    }
+                    op => out.push_str(&format!("scope {at} {op:?}\n")),
+                }
             }
         }
         if let Some(pp) = &self.pp.state {

@@ -13,7 +13,7 @@ mod types;
 use crate::SyntaxKind::{self, *};
 use crate::pp::Preprocessed;
 use std::num::NonZeroU32;
-pub(crate) use symbols::OwnedScopeOp;
+pub(crate) use symbols::{OwnedScopeOp, ScopeLog};
 
 pub(crate) fn is_library_type_name(name: &str) -> bool {
     matches!(symbols::builtin(name), Some(symbols::Sym::Type | symbols::Sym::Template))
@@ -750,13 +750,14 @@ pub(crate) fn parse_body_events(
     tail_complete: bool,
     layout: (bool, bool),
     start: &BodyStart,
-    scope_log: &[(u32, symbols::OwnedScopeOp)],
+    scope_log: &symbols::ScopeLog,
+    replay: usize,
 ) -> Option<(Vec<Event>, Vec<u32>, Vec<(String, ErrorAt)>, Vec<BodyStart>)> {
     let mut p = Parser::with_layout(pp, layout.0, layout.1);
     if p.current() != L_CURLY {
         return None;
     }
-    p.scopes.replay(scope_log);
+    p.scopes.replay(scope_log, replay);
     let replayed = p.scopes.log.len();
     p.scopes.at = p.pieces.first().copied().unwrap_or(u32::MAX);
     p.depth = start.depth;

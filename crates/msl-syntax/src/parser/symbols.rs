@@ -24,12 +24,28 @@ pub(crate) enum ScopeOp<'a> {
     Declare(&'a str, Sym),
 }
 
-/// A [`ScopeOp`] that owns its name, kept with a parse.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A [`ScopeOp`] kept with a parse: a name is a range of [`ScopeLog::names`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum OwnedScopeOp {
     Push { local: bool },
     Pop,
-    Declare(std::sync::Arc<str>, Sym),
+    Declare { name: (u32, u32), sym: Sym },
+}
+
+/// The scope changes of a parse, kept with it (see `Scopes::log`): each with the piece of
+/// the parser's current token, and the declared names one after the other in one string
+/// (one allocation, and copying the log after a body reparse counts no references).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct ScopeLog {
+    pub(crate) ops: Vec<(u32, OwnedScopeOp)>,
+    pub(crate) names: std::sync::Arc<str>,
+}
+
+impl ScopeLog {
+    /// The name of a [`OwnedScopeOp::Declare`].
+    pub(crate) fn name(&self, (start, len): (u32, u32)) -> &str {
+        self.names.get(start as usize..(start + len) as usize).unwrap_or("")
+    }
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -158,31 +174,39 @@ impl<'a> Scopes<'a> {
         }
     }
 
-    /// Applies recorded changes (replaying a parse up to a point).
-    pub(crate) fn replay(&mut self, ops: &'a [(u32, OwnedScopeOp)]) {
-        for (at, op) in ops {
-            self.at = *at;
+    /// Applies recorded changes (replaying a parse up to a point): the first `count` of
+    /// `log`'s.
+    pub(crate) fn replay(&mut self, log: &'a ScopeLog, count: usize) {
+        for &(at, op) in &log.ops[..count.min(log.ops.len())] {
+            self.at = at;
             match op {
-                OwnedScopeOp::Push { local } => self.push_kind(*local),
+                OwnedScopeOp::Push { local } => self.push_kind(local),
                 OwnedScopeOp::Pop => self.pop(),
-                OwnedScopeOp::Declare(name, sym) => self.declare(name, *sym),
+                OwnedScopeOp::Declare { name, sym } => self.declare(log.name(name), sym),
             }
         }
     }
 
-    /// The log with owned names.
-    pub(crate) fn owned_log(&self) -> Vec<(u32, OwnedScopeOp)> {
-        self.log
+    /// The log, to keep.
+    pub(crate) fn owned_log(&self) -> ScopeLog {
+        let mut names = String::new();
+        let ops = self
+            .log
             .iter()
-            .map(|(at, op)| {
-                let op = match *op {
+            .map(|&(at, op)| {
+                let op = match op {
                     ScopeOp::Push { local } => OwnedScopeOp::Push { local },
                     ScopeOp::Pop => OwnedScopeOp::Pop,
-                    ScopeOp::Declare(name, sym) => OwnedScopeOp::Declare(name.into(), sym),
+                    ScopeOp::Declare(name, sym) => {
+                        let start = names.len() as u32;
+                        names.push_str(name);
+                        OwnedScopeOp::Declare { name: (start, name.len() as u32), sym }
+                    }
                 };
-                (*at, op)
+                (at, op)
             })
-            .collect()
+            .collect();
+        ScopeLog { ops, names: names.into() }
     }
 
     /// What an unqualified name is, if known.
