@@ -250,8 +250,7 @@ impl Default for NameFilter {
 }
 
 impl NameFilter {
-    fn bit(name: &str) -> usize {
-        let b = name.as_bytes();
+    fn bit(b: &[u8]) -> usize {
         let n = b.len();
         if n == 0 {
             return 0;
@@ -263,10 +262,10 @@ impl NameFilter {
             & 4095
     }
     fn insert(&mut self, name: &str) {
-        let i = Self::bit(name);
+        let i = Self::bit(name.as_bytes());
         self.0[i / 64] |= 1 << (i % 64);
     }
-    fn may_contain(&self, name: &str) -> bool {
+    fn may_contain(&self, name: &[u8]) -> bool {
         let i = Self::bit(name);
         self.0[i / 64] & (1 << (i % 64)) != 0
     }
@@ -882,7 +881,7 @@ impl<'r> Pp<'r> {
 
     /// The macro currently defined under `name`.
     fn lookup_macro(&self, name: &str) -> Option<u32> {
-        if !self.filter.may_contain(name) {
+        if !self.filter.may_contain(name.as_bytes()) {
             return None;
         }
         if let Some(&m) = self.macro_names.get(name) {
@@ -1096,7 +1095,7 @@ impl<'r> Pp<'r> {
     fn emit_raw(&mut self, kind: SyntaxKind, file: u32, start: u32, len: u32, call: u32) {
         let piece = Piece { kind, file, start, len, call };
         if self.out.layout.is_some() {
-            let ends_line = kind == NEWLINE && crate::parser::ends_line(self.out.text(&piece).as_bytes());
+            let ends_line = kind == NEWLINE && crate::parser::ends_line(self.out.bytes(&piece));
             let index = self.out.pieces.len() as u32;
             if let Some(layout) = &mut self.out.layout {
                 layout.push(index, kind, || ends_line);
@@ -1162,7 +1161,9 @@ impl<'r> Pp<'r> {
                 HASH if at_bol => break,
                 ERROR_TOKEN => break,
                 k if k.is_ident_like()
-                    && self.filter.may_contain(text.get(tok.start as usize..tok.end() as usize).unwrap_or("")) =>
+                    && self
+                        .filter
+                        .may_contain(text.as_bytes().get(tok.start as usize..tok.end() as usize).unwrap_or(&[])) =>
                 {
                     break;
                 }
