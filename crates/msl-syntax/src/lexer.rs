@@ -53,11 +53,14 @@ fn lex_one_pass(text: &str) -> (Vec<Token>, Vec<LexError>) {
 /// Texts at least this long are lexed in two halves on two threads.
 pub(crate) const PARALLEL_LEX_BYTES: usize = 192 * 1024;
 
-/// Where to split a long text: the start of a line near the middle that begins with
-/// something other than white space (so that no line-break token runs across it).
+/// Where to split a long text: the start of a line a little before the middle that begins
+/// with something other than white space (so that no line-break token runs across it).
+/// The first half is the shorter (15/32 of the text) because its thread also copies the
+/// second half's tokens in after its own (for ggml's 500 KB file this takes the lexing
+/// from 1.3 to 1.2 ms on two threads).
 fn split_point(text: &str) -> Option<usize> {
     let bytes = text.as_bytes();
-    let from = text.len() / 2;
+    let from = text.len() * 15 / 32;
     let window = &bytes[from..(from + 64 * 1024).min(bytes.len())];
     window
         .windows(2)
