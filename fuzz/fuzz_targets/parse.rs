@@ -1,9 +1,10 @@
 //! Lex + preprocess + parse arbitrary bytes. The input may carry a second file after a
-//! NUL byte, reachable as `#include "h.h"`. Checks the tree invariants too.
+//! NUL byte, reachable as `#include "h.h"`. Checks the tree invariants too, and that the
+//! path of long main files gives the same tree.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use msl_syntax::{PpConfig, Vfs, parse_file};
+use msl_syntax::{PpConfig, Vfs, parse_file, parse_file_ahead};
 
 fuzz_target!(|data: &[u8]| {
     let (main, header) = match data.iter().position(|&b| b == 0) {
@@ -27,4 +28,8 @@ fuzz_target!(|data: &[u8]| {
         let len = parse.files()[d.file as usize].text.len();
         assert!(usize::from(d.range.end()) <= len, "diagnostic range past the end of its file");
     }
+    // the path of long main files (two threads, tree tokens made ahead) gives the same
+    let ahead = parse_file_ahead(id, &vfs, &PpConfig::default());
+    assert_eq!(ahead.green(), parse.green(), "the trees differ");
+    assert_eq!(ahead.diagnostics(), parse.diagnostics(), "the diagnostics differ");
 });

@@ -27,7 +27,7 @@ pub use threads::parse_on_two_threads;
 pub fn is_library_type_name(name: &str) -> bool {
     parser::is_library_type_name(name)
 }
-pub use parse::{Diagnostic, Origin, Parse, debug_dump, parse_file, parse_text};
+pub use parse::{Diagnostic, Origin, Parse, debug_dump, parse_file, parse_file_ahead, parse_text};
 
 pub use config::{MetalVersion, Platform, PpConfig};
 pub use rowan::{NodeOrToken, TextRange, TextSize, WalkEvent};

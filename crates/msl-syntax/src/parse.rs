@@ -188,16 +188,37 @@ impl Done {
     }
 }
 
-/// A unit whose main file is long, on two threads from the start. The main file is
-/// lexed in two halves; then, while this thread preprocesses the unit, the second one
-/// makes the tree's tokens for every token of the main file, and of each header as the
-/// preprocessor lexes it (see [`Prebuilt`]). After
-/// that the parse goes on as in [`build_pipelined`], and the second thread's runs take
-/// their tokens from what it made. `None` (before any work) when the file is short or
+/// A unit whose main file is long, on two threads from the start (see [`parse_ahead`]),
+/// the main file lexed in two halves. `None` (before any work) when the file is short or
 /// no thread could be started.
 fn parse_long_file(main: FileId, resolver: &dyn FileResolver, config: &PpConfig) -> Option<Parse> {
     let text = resolver.text(main);
-    let (tokens, errors) = crate::lexer::lex_long(&text)?;
+    let lexed = crate::lexer::lex_long(&text)?;
+    parse_ahead(main, resolver, config, text, lexed)
+}
+
+/// The unit whose main file is `main`, parsed as a long main file is (see
+/// [`parse_ahead`]) whatever its length: for tests and fuzzing, which compare it with
+/// [`parse_file`].
+#[doc(hidden)]
+pub fn parse_file_ahead(main: FileId, resolver: &dyn FileResolver, config: &PpConfig) -> Parse {
+    let text = resolver.text(main);
+    let lexed = crate::lexer::lex(&text);
+    parse_ahead(main, resolver, config, text, lexed).unwrap_or_else(|| parse_file(main, resolver, config))
+}
+
+/// A unit on two threads from the start, its main file's `text` lexed already: while
+/// this thread preprocesses the unit, the second one makes the tree's tokens for every
+/// token of the main file, and of each header as the preprocessor lexes it (see
+/// [`Prebuilt`]). After that the parse goes on as in [`build_pipelined`], and the second
+/// thread's runs take their tokens from what it made.
+fn parse_ahead(
+    main: FileId,
+    resolver: &dyn FileResolver,
+    config: &PpConfig,
+    text: Arc<str>,
+    (tokens, errors): (Vec<crate::lexer::Token>, Vec<crate::lexer::LexError>),
+) -> Option<Parse> {
     let tokens = Arc::new(tokens);
     let cell: std::sync::OnceLock<Preprocessed> = std::sync::OnceLock::new();
     let queue = Arc::new(ChunkQueue::default());
@@ -1164,6 +1185,24 @@ mod tests {
             text.push_str(snippet);
         }
         text
+    }
+
+    #[test]
+    fn every_fixture_parses_the_same_with_tokens_made_ahead() {
+        // the path of long main files, taken by short ones too: every piece of the
+        // fixtures (includes, macros, directives, errors) goes through it
+        let files = crate::fixture_files(&["syntax/ok", "syntax/err", "check", "reparse"]);
+        assert!(files.len() > 20, "fixtures not found");
+        let config = PpConfig::default();
+        for f in files {
+            let vfs = Vfs::with_disk();
+            let Ok(id) = vfs.load(&f) else { continue };
+            let one = parse_file(id, &vfs, &config);
+            let ahead = parse_file_ahead(id, &vfs, &config);
+            assert_eq!(one.green, ahead.green, "{}: the trees differ", f.display());
+            assert_eq!(one.piece_starts, ahead.piece_starts, "{}", f.display());
+            assert_eq!(one.diagnostics, ahead.diagnostics, "{}", f.display());
+        }
     }
 
     #[test]
