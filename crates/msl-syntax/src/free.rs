@@ -20,6 +20,11 @@ pub fn free_in_background(on: bool) {
     IN_BACKGROUND.store(on, Ordering::Relaxed);
 }
 
+/// Whether [`free_later`] hands values to the background thread.
+pub(crate) fn in_background() -> bool {
+    IN_BACKGROUND.load(Ordering::Relaxed)
+}
+
 fn freer() -> Option<&'static Sender<Box<dyn Send>>> {
     FREER
         .get_or_init(|| {

@@ -36,7 +36,8 @@ pub fn lex(text: &str) -> (Vec<Token>, Vec<LexError>) {
 }
 
 /// Lexes a long text in two halves on two threads (see [`lex_in_halves`]); `None` if the
-/// text is short or no thread could be started.
+/// text is short, has no place to split it (a line that starts with something other than
+/// white space, near the middle), or no thread could be started.
 pub(crate) fn lex_long(text: &str) -> Option<(Vec<Token>, Vec<LexError>)> {
     if text.len() < PARALLEL_LEX_BYTES {
         return None;

@@ -61,8 +61,8 @@ pub struct Parse {
     /// invocations) in file order: built on first use by [`Parse::piece_at`].
     file_pieces: std::sync::OnceLock<Arc<Vec<Vec<u32>>>>,
     /// Tokens held by the tree builders of a two-thread parse when they finished (their
-    /// tables, and tokens made ahead and not used): freed with the tree rather than while
-    /// the parse waits for them.
+    /// tables, and tokens made ahead and not used), when there is no background thread
+    /// to free them at once (see [`keep_spare`]).
     spare: Option<Arc<Spare>>,
 }
 
@@ -183,71 +183,106 @@ impl Done {
             diagnostics: self.diagnostics,
             state: Some(Arc::new(self.state)),
             file_pieces: Default::default(),
-            spare: (!spare.is_empty()).then(|| Arc::new(spare)),
+            spare: keep_spare(spare),
         }
     }
 }
 
+/// Where the spare tokens of a parse's tree builders go: to the background thread that
+/// frees values, now, when there is one (the language server's); else into the `Parse`,
+/// to be freed with it (a batch tool drops parses soon). Either way they are not freed
+/// while the parse waits, nor kept for long (a made-ahead list costs 8 bytes per token).
+fn keep_spare(spare: Spare) -> Option<Arc<Spare>> {
+    if spare.is_empty() {
+        return None;
+    }
+    if crate::free::in_background() {
+        crate::free_later(spare);
+        return None;
+    }
+    Some(Arc::new(spare))
+}
+
 /// A unit whose main file is long, on two threads from the start (see [`parse_ahead`]),
-/// the main file lexed in two halves. `None` (before any work) when the file is short or
-/// no thread could be started.
+/// the main file lexed in two halves. `None` (before any work) when the file is short,
+/// has no place to split it, or no thread could be started for the lexing.
 fn parse_long_file(main: FileId, resolver: &dyn FileResolver, config: &PpConfig) -> Option<Parse> {
     let text = resolver.text(main);
     let lexed = crate::lexer::lex_long(&text)?;
-    parse_ahead(main, resolver, config, text, lexed)
+    parse_ahead(main, resolver, config, text, lexed, Share::BothThreads)
 }
 
 /// The unit whose main file is `main`, parsed as a long main file is (see
-/// [`parse_ahead`]) whatever its length: for tests and fuzzing, which compare it with
-/// [`parse_file`].
+/// [`parse_ahead`]) whatever its length, and with every run of events built by the second
+/// thread, so that every piece of a short file has a chance to take a token made ahead:
+/// for tests and fuzzing, which compare it with [`parse_file`]. Uses two threads even when
+/// [`crate::parse_on_two_threads`] is off.
 #[doc(hidden)]
 pub fn parse_file_ahead(main: FileId, resolver: &dyn FileResolver, config: &PpConfig) -> Parse {
     let text = resolver.text(main);
     let lexed = crate::lexer::lex(&text);
-    parse_ahead(main, resolver, config, text, lexed).unwrap_or_else(|| parse_file(main, resolver, config))
+    parse_ahead(main, resolver, config, text, lexed, Share::SecondThreadOnly)
+        .unwrap_or_else(|| parse_file(main, resolver, config))
+}
+
+/// Which threads build the runs of events in [`parse_alongside`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Share {
+    /// The parser's thread helps once the parse is done.
+    BothThreads,
+    /// The second thread builds them all.
+    SecondThreadOnly,
 }
 
 /// A unit on two threads from the start, its main file's `text` lexed already: while
 /// this thread preprocesses the unit, the second one makes the tree's tokens for every
 /// token of the main file, and of each header as the preprocessor lexes it (see
 /// [`Prebuilt`]). After that the parse goes on as in [`build_pipelined`], and the second
-/// thread's runs take their tokens from what it made.
+/// thread's runs take their tokens from what it made. `None` only if the preprocessed
+/// unit went missing, which cannot happen.
 fn parse_ahead(
     main: FileId,
     resolver: &dyn FileResolver,
     config: &PpConfig,
     text: Arc<str>,
     (tokens, errors): (Vec<crate::lexer::Token>, Vec<crate::lexer::LexError>),
+    share: Share,
 ) -> Option<Parse> {
     let tokens = Arc::new(tokens);
     let cell: std::sync::OnceLock<Preprocessed> = std::sync::OnceLock::new();
     let queue = Arc::new(ChunkQueue::default());
-    let (ready, wait_ready) = std::sync::mpsc::channel::<()>();
     let (done, tree) = std::thread::scope(|s| {
         let (text, tokens, queue, cell) = (&text, &tokens, &queue, &cell);
+        // both senders belong to this closure: if the preprocessor panics, unwinding drops
+        // them, and the second thread stops waiting instead of holding the scope open
+        let (ready, wait_ready) = std::sync::mpsc::channel::<()>();
         let (tell, told) = std::sync::mpsc::channel::<pp::LexedFile>();
         let worker = std::thread::Builder::new()
             .name("msl-tree".into())
             .spawn_scoped(s, move || {
-                let mut builder = Builder::new((text.len() / 3 / 64).clamp(64, 2048));
-                let mut prebuilt = vec![Some(Prebuilt::make(&mut builder, text, tokens.clone()))];
-                // then the headers, as the preprocessor lexes them (until it is done); each
-                // with a builder of its own, which its text outlives
+                let mut builder = Builder::new(cache_slots(text.len() / 3));
+                let mut main_tokens = Some(Prebuilt::make(&mut builder, text, tokens));
+                // the preprocessor tells of the main file (where it is in its list of
+                // files) and of each header as it lexes it, until it is done; a header is
+                // made with a builder of its own, which its text outlives
+                let mut prebuilt: Vec<Option<Prebuilt>> = Vec::new();
                 while let Ok(f) = told.recv() {
                     let i = f.file as usize;
                     if prebuilt.len() <= i {
                         prebuilt.resize_with(i + 1, || None);
                     }
-                    let mut own = Builder::new((f.text.len() / 3 / 64).clamp(64, 2048));
-                    prebuilt[i] = Some(Prebuilt::make(&mut own, &f.text, f.tokens));
+                    prebuilt[i] = if Arc::ptr_eq(&f.tokens, tokens) {
+                        main_tokens.take()
+                    } else {
+                        let mut own = Builder::new(cache_slots(f.tokens.len()));
+                        Some(Prebuilt::make(&mut own, &f.text, &f.tokens))
+                    };
                 }
                 // an error: the preprocessing thread gave up (it is unwinding a panic)
                 wait_ready.recv().ok()?;
                 let pp = cell.get()?;
-                let offsets = piece_offsets(&pp.pieces);
-                let mut b = TreeBuilder { prebuilt, ..TreeBuilder::with_builder(pp, builder) };
-                let built = queue.work(&mut b);
-                Some((offsets, built, b.into_spare()))
+                let b = TreeBuilder { prebuilt, ..TreeBuilder::with_builder(pp, builder) };
+                Some(build_runs(queue, b))
             })
             .ok();
         let lexed = pp::LexedMain { text: text.clone(), tokens: tokens.clone(), errors, tell: Some(tell) };
@@ -257,13 +292,27 @@ fn parse_ahead(
         // the second thread may be gone (could not start): nobody to tell
         let _ = ready.send(());
         let built = match worker {
-            Some(worker) => parse_alongside(pp, layout, HAND_OFF_EVENTS, queue, worker),
+            Some(worker) => parse_alongside(pp, layout, HAND_OFF_EVENTS, queue, worker, share),
             None => on_one_thread(pp, layout),
         };
         built.finish(pp)
     });
     let pp = cell.into_inner()?;
     Some(done.into_parse(pp, tree))
+}
+
+/// Cache slots for a tree builder of about `pieces` pieces: about one per 64 pieces,
+/// enough for the names in use nearby, little for a small unit.
+fn cache_slots(pieces: usize) -> usize {
+    (pieces / 64).clamp(64, 2048)
+}
+
+/// What a tree builder on a second thread does: works out the piece offsets, then builds
+/// runs from `queue` until it is closed and empty.
+fn build_runs(queue: &ChunkQueue, mut b: TreeBuilder<'_>) -> (Vec<u32>, Vec<BuiltChunk>, Spare) {
+    let offsets = piece_offsets(&b.pp.pieces);
+    let built = queue.work(&mut b);
+    (offsets, built, b.into_spare())
 }
 
 /// The tree built by two threads: the parser hands runs of finished top-level
@@ -276,14 +325,11 @@ fn build_pipelined<'p>(pp: &'p Preprocessed, layout: Option<TokenLayout>, chunk_
     std::thread::scope(|s| {
         // the piece offsets first: the builder thread has nothing else to do until the
         // first run is handed over
-        let worker = std::thread::Builder::new().name("msl-tree".into()).spawn_scoped(s, || {
-            let offsets = piece_offsets(&pp.pieces);
-            let mut b = TreeBuilder::new(pp);
-            let built = queue.work(&mut b);
-            Some((offsets, built, b.into_spare()))
-        });
+        let worker = std::thread::Builder::new()
+            .name("msl-tree".into())
+            .spawn_scoped(s, || Some(build_runs(&queue, TreeBuilder::new(pp))));
         match worker {
-            Ok(worker) => parse_alongside(pp, layout, chunk_events, &queue, worker),
+            Ok(worker) => parse_alongside(pp, layout, chunk_events, &queue, worker, Share::BothThreads),
             Err(_) => on_one_thread(pp, layout),
         }
     })
@@ -311,6 +357,7 @@ fn parse_alongside<'p>(
     chunk_events: usize,
     queue: &Arc<ChunkQueue>,
     worker: std::thread::ScopedJoinHandle<'_, WorkerResult>,
+    share: Share,
 ) -> Built<'p> {
     let sink = queue.clone();
     // closes the queue however the parse ends, so that the builder thread never waits
@@ -319,7 +366,7 @@ fn parse_alongside<'p>(
     let (parser, rest) = parse_events_streaming(pp, layout, chunk_events, Box::new(move |chunk| sink.push(chunk)));
     drop(closer);
     let mut b = TreeBuilder::new(pp);
-    let mut built = queue.work(&mut b);
+    let mut built = if share == Share::BothThreads { queue.work(&mut b) } else { Vec::new() };
     let (piece_starts, theirs, mut spare) = worker
         .join()
         .unwrap_or_else(|e| std::panic::resume_unwind(e))
@@ -542,12 +589,7 @@ impl<'t> Builder<'t> {
         self.stack.push((kind, self.children.len()));
     }
 
-    /// A token whose text is the fixed spelling of its kind (punctuation, keywords).
-    fn fixed_token(&mut self, kind: SyntaxKind) {
-        let tok = self.fixed(kind);
-        self.children.push(Some(NodeOrToken::Token(tok)));
-    }
-
+    /// The shared token whose text is the fixed spelling of `kind` (punctuation, keywords).
     fn fixed(&mut self, kind: SyntaxKind) -> GreenToken {
         let k = kind as usize;
         if self.fixed.len() <= k {
@@ -565,6 +607,13 @@ impl<'t> Builder<'t> {
 
     /// The shared token of `kind` and `text` (see [`Builder::token`]).
     fn make_token(&mut self, kind: SyntaxKind, bytes: &[u8], text: impl FnOnce() -> &'t str) -> GreenToken {
+        // Punctuation and keywords are lexed from their exact spelling, and the parser only
+        // changes a token's kind to IDENT or splits `>`s off a token: a punctuation or
+        // keyword kind of the right length has its fixed text.
+        if !bytes.is_empty() && kind.fixed_len() as usize == bytes.len() {
+            debug_assert_eq!(kind.text().map(str::as_bytes), Some(bytes));
+            return self.fixed(kind);
+        }
         // runs of spaces are a quarter of all tokens, and most line breaks are one `\n`
         // and the next line's indentation: by kind and length, no hashing
         let spaces = match kind {
@@ -684,20 +733,15 @@ struct Prebuilt {
 }
 
 impl Prebuilt {
-    fn make<'t>(builder: &mut Builder<'t>, text: &'t str, tokens: Arc<Vec<crate::lexer::Token>>) -> Prebuilt {
+    fn make<'t>(builder: &mut Builder<'t>, text: &'t str, tokens: &Arc<Vec<crate::lexer::Token>>) -> Prebuilt {
         let made = tokens
             .iter()
             .map(|t| {
                 let range = t.start as usize..(t.start + t.len) as usize;
-                let tok = if t.len > 0 && t.kind.fixed_len() == t.len {
-                    builder.fixed(t.kind)
-                } else {
-                    builder.make_token(t.kind, &text.as_bytes()[range.clone()], || &text[range])
-                };
-                Some(tok)
+                Some(builder.make_token(t.kind, &text.as_bytes()[range.clone()], || &text[range]))
             })
             .collect();
-        Prebuilt { tokens, made, next: 0 }
+        Prebuilt { tokens: tokens.clone(), made, next: 0 }
     }
 
     /// The token made for the file's token at `start`, if that token has this length
@@ -727,9 +771,7 @@ struct TreeBuilder<'a> {
 
 impl<'a> TreeBuilder<'a> {
     fn new(pp: &'a Preprocessed) -> TreeBuilder<'a> {
-        // about one cache slot per 64 pieces: enough for the names in use nearby, little
-        // for a small unit
-        TreeBuilder::with_builder(pp, Builder::new((pp.pieces.len() / 64).clamp(64, 2048)))
+        TreeBuilder::with_builder(pp, Builder::new(cache_slots(pp.pieces.len())))
     }
 
     fn with_builder(pp: &'a Preprocessed, builder: Builder<'a>) -> TreeBuilder<'a> {
@@ -868,14 +910,6 @@ impl<'a> TreeBuilder<'a> {
             && let Some(tok) = prebuilt.take(piece.start, n, kind)
         {
             self.builder.children.push(Some(NodeOrToken::Token(tok)));
-            return;
-        }
-        // Punctuation and keywords are lexed from their exact spelling, and the parser
-        // only changes a token's kind to IDENT or splits `>`s off a token: a punctuation
-        // or keyword kind of the right length has its fixed text.
-        if n > 0 && kind.fixed_len() == n {
-            debug_assert_eq!(kind.text(), Some(&self.pp.text(piece)[start as usize..(start + n) as usize]));
-            self.builder.fixed_token(kind);
             return;
         }
         let (pp, range) = (self.pp, start as usize..(start + n) as usize);
@@ -1138,6 +1172,16 @@ mod tests {
         assert_eq!(seen.len(), texts.len() * 2);
     }
 
+    /// The tree, piece offsets, diagnostics and reparse records of `other` are those of
+    /// `one`.
+    fn assert_same(one: &Parse, other: &Parse, what: &str) {
+        assert_eq!(one.green, other.green, "{what}: the trees differ");
+        assert_eq!(one.piece_starts, other.piece_starts, "{what}: the piece offsets differ");
+        assert_eq!(one.diagnostics, other.diagnostics, "{what}: the diagnostics differ");
+        let records = |p: &Parse| p.state.as_ref().map(|s| (s.bodies.clone(), s.scope_log.clone()));
+        assert_eq!(records(one), records(other), "{what}: the reparse records differ");
+    }
+
     fn both_ways(text: &str) {
         let vfs = Vfs::new();
         let id = vfs.add_file(Path::new("input.metal"), text);
@@ -1154,18 +1198,12 @@ mod tests {
         for chunk_events in [HAND_OFF_EVENTS, 1] {
             let two = build_with(pp::preprocess_unit(id, &vfs, &config, true, None), Some(chunk_events));
             // equal trees hold the pieces at equal offsets (checked above for `one`)
-            assert_eq!(one.green, two.green, "the trees differ");
-            assert_eq!(one.diagnostics, two.diagnostics, "the diagnostics differ");
-            assert_eq!(one.state.as_ref().map(|s| &s.bodies), two.state.as_ref().map(|s| &s.bodies));
+            assert_same(&one, &two, "two threads");
         }
         // a main file long enough to be parsed on two threads from the start
         if text.len() >= crate::lexer::PARALLEL_LEX_BYTES {
             let long = parse_long_file(id, &vfs, &config).expect("a long main file is parsed on two threads");
-            assert_eq!(one.green, long.green, "the trees differ");
-            assert_eq!(one.piece_starts, long.piece_starts, "the piece offsets differ");
-            assert_eq!(one.diagnostics, long.diagnostics, "the diagnostics differ");
-            assert_eq!(one.state.as_ref().map(|s| &s.bodies), long.state.as_ref().map(|s| &s.bodies));
-            assert_eq!(one.state.as_ref().map(|s| &s.scope_log), long.state.as_ref().map(|s| &s.scope_log));
+            assert_same(&one, &long, "a long file");
         }
     }
 
@@ -1196,13 +1234,47 @@ mod tests {
         let config = PpConfig::default();
         for f in files {
             let vfs = Vfs::with_disk();
-            let Ok(id) = vfs.load(&f) else { continue };
+            let id = vfs.load(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
             let one = parse_file(id, &vfs, &config);
             let ahead = parse_file_ahead(id, &vfs, &config);
-            assert_eq!(one.green, ahead.green, "{}: the trees differ", f.display());
-            assert_eq!(one.piece_starts, ahead.piece_starts, "{}", f.display());
-            assert_eq!(one.diagnostics, ahead.diagnostics, "{}", f.display());
+            assert_same(&one, &ahead, &f.display().to_string());
         }
+    }
+
+    /// A resolver whose `resolve` panics for one file name.
+    struct Boom(Vfs);
+
+    impl FileResolver for Boom {
+        fn resolve(&self, path: &Path) -> Option<crate::FileId> {
+            assert!(!path.ends_with("boom.h"), "the resolver fails");
+            self.0.resolve(path)
+        }
+        fn text(&self, file: crate::FileId) -> Arc<str> {
+            self.0.text(file)
+        }
+        fn path(&self, file: crate::FileId) -> std::path::PathBuf {
+            self.0.path(file)
+        }
+    }
+
+    #[test]
+    fn a_panic_while_preprocessing_on_two_threads_comes_through() {
+        // the second thread waits for the preprocessor; when that panics, the panic must
+        // reach the caller rather than leave both threads waiting
+        let (done, wait) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let panicked = std::panic::catch_unwind(|| {
+                let vfs = Vfs::new();
+                let id = vfs.add_file(Path::new("dir/input.metal"), format!("#include \"boom.h\"\n{}", long_text()));
+                parse_file_ahead(id, &Boom(vfs), &PpConfig::default())
+            })
+            .is_err();
+            let _ = done.send(panicked);
+        });
+        let panicked = wait
+            .recv_timeout(std::time::Duration::from_secs(120))
+            .expect("the parse neither returned nor panicked within two minutes");
+        assert!(panicked, "the resolver's panic was lost");
     }
 
     #[test]
@@ -1226,9 +1298,7 @@ mod tests {
         let one = build_with(pp::preprocess_unit(id, &vfs, &config, true, None), None);
         assert_eq!(one.files().iter().filter(|f| !f.is_virtual).count(), 3, "the headers are found");
         let long = parse_long_file(id, &vfs, &config).expect("a long main file is parsed on two threads");
-        assert_eq!(one.green, long.green, "the trees differ");
-        assert_eq!(one.piece_starts, long.piece_starts, "the piece offsets differ");
-        assert_eq!(one.diagnostics, long.diagnostics, "the diagnostics differ");
+        assert_same(&one, &long, "a long file with headers");
     }
 
     /// A header of declarations, for the main files of the tests of long files.
@@ -1254,17 +1324,19 @@ mod tests {
         let (tell, told) = std::sync::mpsc::channel();
         let lexed = pp::LexedMain { text: text.clone(), tokens: tokens.clone(), errors, tell: Some(tell) };
         let mut pp = pp::preprocess_unit(id, &vfs, &config, true, Some(lexed));
-        let headers: Vec<pp::LexedFile> = told.try_iter().collect();
-        assert_eq!(headers.len(), 1, "the preprocessor tells of the header (only)");
+        let told: Vec<pp::LexedFile> = told.try_iter().collect();
+        // the main file (where it is among the files), then the header
+        assert_eq!(told.len(), 2, "the preprocessor tells of the main file and the header");
+        assert!(Arc::ptr_eq(&told[0].tokens, &tokens));
         let layout = pp.layout.take();
         let (mut events, _parser) = parse_events(&pp, layout);
         let mut builder = Builder::new(64);
-        let mut prebuilt = vec![Some(Prebuilt::make(&mut builder, &text, tokens.clone()))];
-        for h in &headers {
-            let i = h.file as usize;
-            assert_eq!(*pp.files[i].text, *h.text);
+        let mut prebuilt = Vec::new();
+        for f in &told {
+            let i = f.file as usize;
+            assert_eq!(*pp.files[i].text, *f.text);
             prebuilt.resize_with(prebuilt.len().max(i + 1), || None);
-            prebuilt[i] = Some(Prebuilt::make(&mut builder, &h.text, h.tokens.clone()));
+            prebuilt[i] = Some(Prebuilt::make(&mut builder, &f.text, &f.tokens));
         }
         let mut b = TreeBuilder { prebuilt, ..TreeBuilder::with_builder(&pp, builder) };
         b.feed(&mut events, &mut Vec::new());

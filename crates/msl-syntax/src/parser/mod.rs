@@ -485,7 +485,13 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// [`Parser::word_at`] the current token. Looks at it as [`Parser::current`] does: a
+    /// stuck parser sees the end of the input, so no loop that consumes a contextual
+    /// keyword can go on.
     pub(crate) fn current_word(&mut self) -> Word {
+        if self.current() != IDENT {
+            return Word::None;
+        }
         self.word_at(self.pos)
     }
 
@@ -834,5 +840,30 @@ fn parse_unit(p: &mut Parser<'_>) {
         p.stuck = false;
         p.last_error = None;
         p.error("the parser stopped here: this input triggered an internal limit; the rest of the file is not parsed");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Parser, Word};
+    use crate::{PpConfig, Vfs, pp};
+
+    #[test]
+    fn contextual_keywords_are_classified_once_and_not_when_stuck() {
+        let vfs = Vfs::new();
+        let id = vfs.add_file(std::path::Path::new("input.metal"), "float * restrict p; final coherent x;");
+        let pp = pp::preprocess(id, &vfs, &PpConfig::default());
+        let mut p = Parser::for_unit(&pp, None, 64);
+        let words: Vec<Word> = (0..8).map(|i| p.word_at(i)).collect();
+        let (none, plain) = (Word::None, Word::Plain);
+        assert_eq!(words, [none, none, Word::Restrict, plain, none, Word::Final, Word::Coherent, plain]);
+        // kept: the same answers without the text
+        assert_eq!(p.peek_word(2), Word::Restrict);
+        p.pos = 2;
+        assert_eq!(p.current_word(), Word::Restrict);
+        // a stuck parser (past the step limit, see `Parser::nth`) sees the end of the
+        // input: no loop can keep consuming `restrict`
+        p.steps = super::STUCK_STEPS;
+        assert_eq!(p.current_word(), Word::None);
     }
 }

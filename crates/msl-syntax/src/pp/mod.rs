@@ -421,7 +421,7 @@ pub fn preprocess(main: FileId, resolver: &dyn FileResolver, config: &PpConfig) 
 }
 
 /// A main file lexed before preprocessing starts (its text and what the lexer made of
-/// it), and who wants to hear of the other files the preprocessor lexes.
+/// it), and who wants to hear of it and of the other files the preprocessor lexes.
 pub(crate) struct LexedMain {
     pub(crate) text: Arc<str>,
     pub(crate) tokens: Arc<Vec<Token>>,
@@ -454,6 +454,11 @@ pub(crate) fn preprocess_unit(
     let main_idx = pp.add_real_file(main);
     if let Some(l) = lexed_main {
         // the tokens are the text's: both replace what the resolver gave
+        // the listener hears where the main file is among the files, then of each
+        // header (it may be gone; the preprocessing goes on regardless)
+        if let Some(tell) = &l.tell {
+            let _ = tell.send(LexedFile { file: main_idx, text: l.text.clone(), tokens: l.tokens.clone() });
+        }
         pp.out.files[main_idx as usize].text = l.text;
         pp.lexed[main_idx as usize] = Some((l.tokens, Rc::new(l.errors)));
         pp.tell_lexed = l.tell;
