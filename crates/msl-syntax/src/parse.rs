@@ -367,10 +367,11 @@ fn parse_alongside<'p>(
     drop(closer);
     let mut b = TreeBuilder::new(pp);
     let mut built = if share == Share::BothThreads { queue.work(&mut b) } else { Vec::new() };
-    let (piece_starts, theirs, mut spare) = worker
-        .join()
-        .unwrap_or_else(|e| std::panic::resume_unwind(e))
-        .unwrap_or_else(|| (piece_offsets(&pp.pieces), Vec::new(), Vec::new()));
+    let (piece_starts, theirs, mut spare) = match worker.join().unwrap_or_else(|e| std::panic::resume_unwind(e)) {
+        Some(done) => done,
+        // the other thread gave up before taking any run: they are all still queued
+        None => (piece_offsets(&pp.pieces), queue.work(&mut b), Vec::new()),
+    };
     built.extend(theirs);
     built.sort_unstable_by_key(|b| b.index);
     // the root's trailing trivia (and whatever the parser left)
