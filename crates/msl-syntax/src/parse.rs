@@ -126,8 +126,7 @@ fn build_with(mut pp: Preprocessed, pipelined: Option<usize>) -> Parse {
         Some(chunk_events) => build_pipelined(&pp, layout, chunk_events),
         None => on_one_thread(&pp, layout),
     };
-    let (done, tree) = built.finish(&pp);
-    done.into_parse(pp, tree)
+    built.finish(&pp).into_parse(pp)
 }
 
 /// A parse with its tree built.
@@ -142,21 +141,22 @@ struct Built<'p> {
     spare: Spare,
 }
 
-/// The tree, the piece offsets and the spare tokens of a [`Built`].
-type Tree = (GreenNode, Vec<u32>, Spare);
-
 /// Tokens held by finished tree builders (see [`Parse::spare`]), in lists as they were.
 type Spare = Vec<Vec<Option<GreenToken>>>;
 
-/// What a parse leaves once its tree is built, apart from the tree.
+/// A parse with its tree built, done with the parser (which borrows the preprocessed
+/// unit, so that the unit can move into the [`Parse`]).
 struct Done {
+    green: GreenNode,
+    piece_starts: Vec<u32>,
     state: ParseState,
     diagnostics: Vec<Diagnostic>,
+    spare: Spare,
 }
 
 impl Built<'_> {
-    /// Takes what is needed from the parser (which borrows `pp`) and locates the errors.
-    fn finish(self, pp: &Preprocessed) -> (Done, Tree) {
+    /// Takes what is needed from the parser and locates the errors.
+    fn finish(self, pp: &Preprocessed) -> Done {
         let Built { mut parser, green, piece_starts, error_events, spare } = self;
         let state = ParseState {
             scope_log: parser.scopes.owned_log(),
@@ -170,20 +170,20 @@ impl Built<'_> {
         let parse_diagnostics = locate_errors(pp, error_events, &token_pieces, errors);
         let mut diagnostics: Vec<Diagnostic> = pp.diagnostics.iter().map(Diagnostic::from_pp).collect();
         diagnostics.extend(parse_diagnostics);
-        (Done { state, diagnostics }, (green, piece_starts, spare))
+        Done { green, piece_starts, state, diagnostics, spare }
     }
 }
 
 impl Done {
-    fn into_parse(self, pp: Preprocessed, (green, piece_starts, spare): Tree) -> Parse {
+    fn into_parse(self, pp: Preprocessed) -> Parse {
         Parse {
-            green,
+            green: self.green,
             pp: Arc::new(pp),
-            piece_starts,
+            piece_starts: self.piece_starts,
             diagnostics: self.diagnostics,
             state: Some(Arc::new(self.state)),
             file_pieces: Default::default(),
-            spare: keep_spare(spare),
+            spare: keep_spare(self.spare),
         }
     }
 }
@@ -251,7 +251,7 @@ fn parse_ahead(
     let tokens = Arc::new(tokens);
     let cell: std::sync::OnceLock<Preprocessed> = std::sync::OnceLock::new();
     let queue = Arc::new(ChunkQueue::default());
-    let (done, tree) = std::thread::scope(|s| {
+    let done = std::thread::scope(|s| {
         let (text, tokens, queue, cell) = (&text, &tokens, &queue, &cell);
         // both senders belong to this closure: if the preprocessor panics, unwinding drops
         // them, and the second thread stops waiting instead of holding the scope open
@@ -298,7 +298,7 @@ fn parse_ahead(
         built.finish(pp)
     });
     let pp = cell.into_inner()?;
-    Some(done.into_parse(pp, tree))
+    Some(done.into_parse(pp))
 }
 
 /// Cache slots for a tree builder of about `pieces` pieces: about one per 64 pieces,
@@ -337,12 +337,18 @@ fn build_pipelined<'p>(pp: &'p Preprocessed, layout: Option<TokenLayout>, chunk_
 
 /// The parse and its tree on this thread alone.
 fn on_one_thread<'p>(pp: &'p Preprocessed, layout: Option<TokenLayout>) -> Built<'p> {
-    let (mut events, parser) = parse_events(pp, layout);
+    let (events, parser) = parse_events(pp, layout);
+    let (green, piece_starts, error_events) = tree_of_events(pp, events);
+    Built { parser, green, piece_starts, error_events, spare: Vec::new() }
+}
+
+/// The tree of all of a parse's events, built on this thread: the tree, each piece's
+/// offset in it, and the parser errors the events refer to (in event order).
+fn tree_of_events(pp: &Preprocessed, mut events: Vec<Event>) -> (GreenNode, Vec<u32>, Vec<u32>) {
     let mut b = TreeBuilder::new(pp);
     let mut error_events = Vec::new();
     b.feed(&mut events, &mut error_events);
-    let green = b.into_tree();
-    Built { parser, green, piece_starts: piece_offsets(&pp.pieces), error_events, spare: Vec::new() }
+    (b.into_tree(), piece_offsets(&pp.pieces), error_events)
 }
 
 /// What a tree builder on a second thread hands back: the piece offsets, the runs it
@@ -491,15 +497,12 @@ impl Diagnostic {
 /// piece's offset in the tree and the syntax errors located in files.
 pub(crate) fn build_tree(
     pp: &Preprocessed,
-    mut events: Vec<Event>,
+    events: Vec<Event>,
     token_pieces: &[u32],
     parse_errors: Vec<(String, ErrorAt)>,
 ) -> (GreenNode, Vec<u32>, Vec<Diagnostic>) {
-    let mut b = TreeBuilder::new(pp);
-    let mut error_events = Vec::new();
-    b.feed(&mut events, &mut error_events);
-    let green = b.into_tree();
-    (green, piece_offsets(&pp.pieces), locate_errors(pp, error_events, token_pieces, parse_errors))
+    let (green, piece_starts, error_events) = tree_of_events(pp, events);
+    (green, piece_starts, locate_errors(pp, error_events, token_pieces, parse_errors))
 }
 
 /// The tree offset of each piece. The tree holds every piece's text once, in order (a

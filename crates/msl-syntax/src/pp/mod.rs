@@ -454,14 +454,11 @@ pub(crate) fn preprocess_unit(
     let main_idx = pp.add_real_file(main);
     if let Some(l) = lexed_main {
         // the tokens are the text's: both replace what the resolver gave
-        // the listener hears where the main file is among the files, then of each
-        // header (it may be gone; the preprocessing goes on regardless)
-        if let Some(tell) = &l.tell {
-            let _ = tell.send(LexedFile { file: main_idx, text: l.text.clone(), tokens: l.tokens.clone() });
-        }
         pp.out.files[main_idx as usize].text = l.text;
-        pp.lexed[main_idx as usize] = Some((l.tokens, Rc::new(l.errors)));
         pp.tell_lexed = l.tell;
+        // the listener hears where the main file is among the files, then of each header
+        pp.tell(main_idx, &l.tokens);
+        pp.lexed[main_idx as usize] = Some((l.tokens, Rc::new(l.errors)));
     }
     pp.report_load_issues(main_idx);
     pp.push_frame(main_idx, true);
@@ -1020,14 +1017,21 @@ impl<'r> Pp<'r> {
         let f = &self.out.files[file as usize];
         let (tokens, errors) = lexer::lex(&f.text);
         let l: Lexed = (Arc::new(tokens), Rc::new(errors));
-        if let Some(tell) = &self.tell_lexed
-            && !f.is_virtual
-        {
-            // the listener may be gone; the preprocessing goes on regardless
-            let _ = tell.send(LexedFile { file, text: f.text.clone(), tokens: l.0.clone() });
+        if !f.is_virtual {
+            self.tell(file, &l.0);
         }
         self.lexed[file as usize] = Some(l.clone());
         l
+    }
+
+    /// Tells the listener, if any (see [`LexedMain::tell`]), that `file` was lexed into
+    /// `tokens`.
+    fn tell(&self, file: u32, tokens: &Arc<Vec<Token>>) {
+        if let Some(tell) = &self.tell_lexed {
+            let text = self.out.files[file as usize].text.clone();
+            // the listener may be gone; the preprocessing goes on regardless
+            let _ = tell.send(LexedFile { file, text, tokens: tokens.clone() });
+        }
     }
 
     fn push_frame(&mut self, file: u32, emit: bool) {
@@ -1099,12 +1103,11 @@ impl<'r> Pp<'r> {
 
     fn emit_raw(&mut self, kind: SyntaxKind, file: u32, start: u32, len: u32, call: u32) {
         let piece = Piece { kind, file, start, len, call };
-        if self.out.layout.is_some() {
-            let ends_line = kind == NEWLINE && crate::parser::ends_line(self.out.bytes(&piece));
-            let index = self.out.pieces.len() as u32;
-            if let Some(layout) = &mut self.out.layout {
-                layout.push(index, kind, || ends_line);
-            }
+        let ends_line =
+            kind == NEWLINE && self.out.layout.is_some() && crate::parser::ends_line(self.out.bytes(&piece));
+        let index = self.out.pieces.len() as u32;
+        if let Some(layout) = &mut self.out.layout {
+            layout.push(index, kind, || ends_line);
         }
         self.out.pieces.push(piece);
     }
