@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::config::PpConfig;
+use crate::config::{MetalVersion, Platform, PpConfig};
 use crate::lexer::{self, LexError, Token};
 use crate::vfs::{FileId, FileResolver};
 use crate::{Severity, SyntaxKind, SyntaxKind::*, TextRange, TextSize};
@@ -462,7 +462,7 @@ pub(crate) fn preprocess_unit(
     }
     pp.report_load_issues(main_idx);
     pp.push_frame(main_idx, true);
-    let batch = batch_for("<built-in>", config, || builtin::predefines(config));
+    let batch = batch_for(None, config, || builtin::predefines(config));
     pp.install(&batch);
     pp.run();
     let state = pp.take_state();
@@ -681,28 +681,61 @@ impl PpState {
 }
 
 /// Batches by configuration: the predefines and each modelled header.
-fn batch_for(name: &str, config: &PpConfig, text: impl FnOnce() -> String) -> Arc<Batch> {
-    static CACHE: OnceLock<Mutex<FxHashMap<String, Arc<Batch>>>> = OnceLock::new();
-    let key = format!(
-        "{name}|{}|{:?}|{}|{:?}|{:?}",
-        config.version,
-        config.platform,
-        config.fast_math,
-        if name == "<built-in>" { &config.defines[..] } else { &[] },
-        if name == "<built-in>" { &config.undefines[..] } else { &[] },
-    );
+fn batch_for(header: Option<&str>, config: &PpConfig, text: impl FnOnce() -> String) -> Arc<Batch> {
+    /// Batches by the hash of their key (keys with the same hash side by side).
+    type Cache = FxHashMap<u64, Vec<(BatchKey, Arc<Batch>)>>;
+    static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
+    // only the predefined macros depend on the command line's macros
+    let (defines, undefines): (&[(String, Option<String>)], &[String]) = match header {
+        None => (&config.defines, &config.undefines),
+        Some(_) => (&[], &[]),
+    };
+    // looked up for every unit: hashed and compared in place, with nothing allocated
+    let hash = {
+        use std::hash::{Hash, Hasher};
+        let mut h = rustc_hash::FxHasher::default();
+        (header, config.version, config.platform, config.fast_math, defines, undefines).hash(&mut h);
+        h.finish()
+    };
+    let same = |k: &BatchKey| {
+        k.header.as_deref() == header
+            && (k.version, k.platform, k.fast_math) == (config.version, config.platform, config.fast_math)
+            && k.defines[..] == *defines
+            && k.undefines[..] == *undefines
+    };
     let cache = CACHE.get_or_init(Default::default);
-    if let Some(b) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
+    let cached = cache.lock().ok().and_then(|c| c.get(&hash)?.iter().find(|(k, _)| same(k)).map(|(_, b)| b.clone()));
+    if let Some(b) = cached {
         return b;
     }
-    let batch = Arc::new(record_batch(name, text(), config));
+    let name = header.map_or_else(|| "<built-in>".to_string(), |h| format!("<{h}>"));
+    let batch = Arc::new(record_batch(&name, text(), config));
     if let Ok(mut c) = cache.lock() {
         if c.len() > 512 {
             c.clear();
         }
-        c.insert(key, batch.clone());
+        let key = BatchKey {
+            header: header.map(str::to_string),
+            version: config.version,
+            platform: config.platform,
+            fast_math: config.fast_math,
+            defines: defines.to_vec(),
+            undefines: undefines.to_vec(),
+        };
+        c.entry(hash).or_default().push((key, batch.clone()));
     }
     batch
+}
+
+/// What a [`Batch`] depends on: the system header it stands for (`None`: the predefined
+/// macros) and the configuration its directives see.
+struct BatchKey {
+    header: Option<String>,
+    version: MetalVersion,
+    platform: Platform,
+    fast_math: bool,
+    defines: Vec<(String, Option<String>)>,
+    undefines: Vec<String>,
 }
 
 /// Runs the directives of a virtual file and records their effect.
@@ -2312,7 +2345,7 @@ impl<'r> Pp<'r> {
             return;
         }
         let config = self.config;
-        let batch = batch_for(&format!("<{name}>"), config, || builtin::header_text(name, config));
+        let batch = batch_for(Some(name), config, || builtin::header_text(name, config));
         let idx = self.install(&batch);
         self.builtin_headers.insert(name.to_string(), idx);
     }
@@ -2696,6 +2729,43 @@ mod tests {
     thread_local! {
         /// Turns [`Pp::run_plain`] off, to compare its output with the general path's.
         pub(super) static GENERAL_PATH_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+
+    #[test]
+    fn batches_are_kept_per_configuration() {
+        let batch = |header: Option<&str>, config: &PpConfig| match header {
+            None => batch_for(None, config, || builtin::predefines(config)),
+            Some(h) => batch_for(Some(h), config, || builtin::header_text(h, config)),
+        };
+        let mut one = PpConfig::default();
+        one.define("BATCH_TEST_ONE=1");
+        let first = batch(None, &one);
+        assert!(first.names.contains_key("BATCH_TEST_ONE"));
+        // an equal configuration finds the same batch
+        assert!(Arc::ptr_eq(&first, &batch(None, &one.clone())));
+        // another macro, version, platform or fast-math setting makes another
+        let mut two = one.clone();
+        two.define("BATCH_TEST_TWO");
+        let second = batch(None, &two);
+        assert!(!Arc::ptr_eq(&first, &second));
+        assert!(second.names.contains_key("BATCH_TEST_TWO") && !first.names.contains_key("BATCH_TEST_TWO"));
+        let mut older = one.clone();
+        older.version = crate::MetalVersion::V2_0;
+        let mut ios = one.clone();
+        ios.platform = crate::Platform::IOS;
+        let mut precise = one.clone();
+        precise.fast_math = false;
+        for other in [&older, &ios, &precise] {
+            assert!(!Arc::ptr_eq(&first, &batch(None, other)), "{other:?}");
+        }
+        assert!(precise.fast_math != one.fast_math && !batch(None, &precise).names.contains_key("__FAST_MATH__"));
+        // a header's batch does not depend on the command line's macros, and is its own
+        let header = batch(Some("metal_stdlib"), &one);
+        assert!(Arc::ptr_eq(&header, &batch(Some("metal_stdlib"), &two)));
+        assert!(!Arc::ptr_eq(&header, &batch(Some("metal_math"), &one)));
+        assert!(!Arc::ptr_eq(&header, &first));
+        assert_eq!(header.path, Path::new("<metal_stdlib>"));
+        assert_eq!(first.path, Path::new("<built-in>"));
     }
 
     /// The unit of `main` (with `files` beside it), preprocessed with and without the
