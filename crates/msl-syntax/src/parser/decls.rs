@@ -210,7 +210,7 @@ fn using<'a>(p: &mut Parser<'a>) -> Option<(&'a str, Sym)> {
     if names::at_path_start(p) {
         let info = names::path_node(p, AngleCtx::Type);
         if !info.last.is_empty() {
-            let sym = p.scopes.lookup_member(info.last).unwrap_or(Sym::Value);
+            let sym = p.scopes.lookup_member(p.scopes.intern(info.last)).unwrap_or(Sym::Value);
             p.scopes.declare(info.last, sym);
             declared = Some((info.last, sym));
         }
@@ -374,7 +374,7 @@ fn at_class_definition(p: &Parser<'_>) -> bool {
         if kinds.get(i) == Some(&L_BRACK) && kinds.get(i + 1) == Some(&L_BRACK) {
             let Some(next) = super::skip_group(kinds, i, L_BRACK, R_BRACK) else { return false };
             i = next;
-        } else if p.peek_word(i) == Word::Attribute || kinds.get(i) == Some(&ALIGNAS_KW) {
+        } else if p.word_at(i) == Word::Attribute || kinds.get(i) == Some(&ALIGNAS_KW) {
             let Some(next) = super::skip_group(kinds, i + 1, L_PAREN, R_PAREN) else { return false };
             i = next;
         } else {
@@ -387,7 +387,7 @@ fn at_class_definition(p: &Parser<'_>) -> bool {
             None => return false,
         }
     }
-    if p.peek_word(i) == Word::Final {
+    if p.word_at(i) == Word::Final {
         i += 1;
     }
     matches!(kinds.get(i), Some(L_CURLY | COLON))

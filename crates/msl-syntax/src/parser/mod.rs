@@ -12,6 +12,7 @@ mod types;
 
 use crate::SyntaxKind::{self, *};
 use crate::pp::Preprocessed;
+use std::cell::Cell;
 use std::num::NonZeroU32;
 pub(crate) use symbols::{OwnedScopeOp, ScopeLog};
 
@@ -144,9 +145,9 @@ pub(crate) struct Parser<'a> {
     /// Index of the piece each token comes from.
     pieces: Vec<u32>,
     flags: Vec<u8>,
-    /// What each identifier token means as a contextual keyword, once asked (see
-    /// [`Parser::word_at`]).
-    words: Vec<Word>,
+    /// The number the scopes gave each identifier token's name, plus one (0: not asked
+    /// yet); see [`Parser::name_at`].
+    name_ids: Vec<Cell<u32>>,
     /// Bytes already split off the front of a token (by `>>` splitting), in token order.
     split: Vec<(u32, u32)>,
     pos: usize,
@@ -187,8 +188,6 @@ pub(crate) struct Parser<'a> {
 /// `override`, `mutable`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Word {
-    /// Not classified yet.
-    Unknown,
     /// Not an identifier.
     None,
     /// Any other identifier.
@@ -307,15 +306,15 @@ impl<'a> Parser<'a> {
     /// with room for `events` events.
     fn from_layout(pp: &'a Preprocessed, layout: TokenLayout, events: usize) -> Parser<'a> {
         let TokenLayout { kinds, pieces, flags, .. } = layout;
-        let mut scopes = Scopes::new();
+        let mut scopes = Scopes::with_capacity(kinds.len());
         scopes.at = pieces.first().copied().unwrap_or(u32::MAX);
-        let words = vec![Word::Unknown; kinds.len()];
+        let name_ids = vec![Cell::new(0); kinds.len()];
         Parser {
             pp,
             kinds,
             pieces,
             flags,
-            words,
+            name_ids,
             split: Vec::new(),
             pos: 0,
             steps: 0,
@@ -460,28 +459,30 @@ impl<'a> Parser<'a> {
         self.nth_text(0)
     }
 
-    /// What token `i` means as a contextual keyword ([`Word::None`] for tokens other than
-    /// identifiers). Identifiers are looked at in several places where a contextual
-    /// keyword could stand (a declaration's specifiers check for four of them), so each
-    /// token's text is read once and the answer kept.
-    pub(crate) fn word_at(&mut self, i: usize) -> Word {
-        match self.words.get(i) {
-            Some(Word::Unknown) => {
-                let w = self.peek_word(i);
-                self.words[i] = w;
-                w
+    /// The number the scopes know the name of token `i` by (see [`Scopes::intern`]). A
+    /// name is often looked up twice, by a look-ahead and by the parse that follows it, so
+    /// each token keeps its number and its text is hashed once.
+    pub(crate) fn name_at(&self, i: usize) -> u32 {
+        match self.name_ids.get(i).map(Cell::get) {
+            Some(0) => {
+                let id = self.scopes.intern(self.text_at(i));
+                self.name_ids[i].set(id + 1);
+                id
             }
-            Some(&w) => w,
-            None => Word::None,
+            Some(id) => id - 1,
+            None => self.scopes.intern(self.text_at(i)),
         }
     }
 
-    /// [`Parser::word_at`] without keeping the answer.
-    pub(crate) fn peek_word(&self, i: usize) -> Word {
-        match self.words.get(i) {
-            Some(Word::Unknown) if self.kinds[i] == IDENT => Word::of(self.text_at(i)),
-            Some(Word::Unknown) | None => Word::None,
-            Some(&w) => w,
+    /// What token `i` means as a contextual keyword ([`Word::None`] for tokens other than
+    /// identifiers). Identifiers are looked at in several places where a contextual
+    /// keyword could stand (a declaration's specifiers check for four of them): the answer
+    /// comes with the name's number (see [`Parser::name_at`]), so each token's text is
+    /// read once.
+    pub(crate) fn word_at(&self, i: usize) -> Word {
+        match self.kinds.get(i) {
+            Some(&IDENT) => self.scopes.word(self.name_at(i)),
+            _ => Word::None,
         }
     }
 
@@ -849,16 +850,26 @@ mod tests {
     use crate::{PpConfig, Vfs, pp};
 
     #[test]
-    fn contextual_keywords_are_classified_once_and_not_when_stuck() {
+    fn contextual_keywords_come_with_the_name_and_not_when_stuck() {
         let vfs = Vfs::new();
-        let id = vfs.add_file(std::path::Path::new("input.metal"), "float * restrict p; final coherent x;");
+        let id = vfs.add_file(std::path::Path::new("input.metal"), "float * restrict p; final coherent x; p restrict");
         let pp = pp::preprocess(id, &vfs, &PpConfig::default());
         let mut p = Parser::for_unit(&pp, None, 64);
-        let words: Vec<Word> = (0..8).map(|i| p.word_at(i)).collect();
+        let words: Vec<Word> = (0..11).map(|i| p.word_at(i)).collect();
         let (none, plain) = (Word::None, Word::Plain);
-        assert_eq!(words, [none, none, Word::Restrict, plain, none, Word::Final, Word::Coherent, plain]);
-        // kept: the same answers without the text
-        assert_eq!(p.peek_word(2), Word::Restrict);
+        let restrict = Word::Restrict;
+        assert_eq!(
+            words,
+            [none, none, restrict, plain, none, Word::Final, Word::Coherent, plain, none, plain, restrict]
+        );
+        // every identifier keeps its name's number, and only identifiers have one
+        let kept: Vec<bool> = p.name_ids.iter().map(|n| n.get() != 0).collect();
+        let idents: Vec<bool> = p.kinds.iter().map(|&k| k == crate::SyntaxKind::IDENT).collect();
+        assert_eq!(kept, idents);
+        // one number per name: `p` and `restrict` twice, each time the same
+        assert_eq!((p.name_at(3), p.name_at(2)), (p.name_at(9), p.name_at(10)));
+        assert_ne!(p.name_at(3), p.name_at(7));
+        assert_eq!((p.scopes.text(p.name_at(9)), p.word_at(10)), ("p", Word::Restrict));
         p.pos = 2;
         assert_eq!(p.current_word(), Word::Restrict);
         // a stuck parser (past the step limit, see `Parser::nth`) sees the end of the

@@ -58,26 +58,27 @@ pub(crate) fn path<'a>(p: &mut Parser<'a>, ctx: AngleCtx) -> PathInfo<'a> {
         p.bump(COLON2);
         info.qualified = true;
     }
-    let mut prev: &str = "";
+    let mut prev = u32::MAX;
     loop {
         let after_template = p.eat(TEMPLATE_KW);
         match p.current() {
             IDENT => {
-                let name = p.current_text();
+                let id = p.name_at(p.pos());
+                let name = p.scopes.text(id);
                 p.bump(IDENT);
                 info.sym = if info.segments == 0 && !info.qualified {
-                    p.scopes.lookup(name)
+                    p.scopes.lookup(id)
                 } else {
-                    p.scopes.lookup_member(name)
+                    p.scopes.lookup_member(id)
                 };
-                info.ctor_like = info.segments > 0 && name == prev;
+                info.ctor_like = info.segments > 0 && id == prev;
                 info.template_id = false;
                 if p.at(L_ANGLE) && starts_template_args(p, info.sym, ctx, after_template) {
                     template_arg_list(p);
                     info.template_id = true;
                 }
                 info.last = name;
-                prev = name;
+                prev = id;
             }
             OPERATOR_KW => {
                 operator_name(p);
@@ -331,7 +332,7 @@ pub(crate) fn looks_like_type_arg(p: &mut Parser<'_>) -> bool {
                 && matches!(next2, COMMA | R_ANGLE | SHR | STAR | AMP | CONST_KW | R_PAREN))
             || (matches!(next, STAR | AMP | AMP2) && next2.is_address_space());
         // variable templates (`is_same_v<A, B>`) are values by convention
-        if scan.last.ends_with("_v") {
+        if p.scopes.text(scan.last).ends_with("_v") {
             return false;
         }
         return match scan.sym {
@@ -351,10 +352,11 @@ pub(crate) fn looks_like_type_arg(p: &mut Parser<'_>) -> bool {
 
 /// The result of scanning a path without consuming it.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct ScanPath<'a> {
+pub(crate) struct ScanPath {
     /// Index just after the path.
     pub end: usize,
-    pub last: &'a str,
+    /// The last name's number (see [`Parser::name_at`]).
+    pub last: u32,
     pub sym: Option<Sym>,
     pub template_id: bool,
     pub segments: usize,
@@ -362,7 +364,7 @@ pub(crate) struct ScanPath<'a> {
 }
 
 /// Scans a path starting at `start` (same rules as [`path`]) without consuming it.
-pub(crate) fn scan_path<'a>(p: &Parser<'a>, start: usize, ctx: AngleCtx) -> Option<ScanPath<'a>> {
+pub(crate) fn scan_path(p: &Parser<'_>, start: usize, ctx: AngleCtx) -> Option<ScanPath> {
     let kinds = &p.kinds;
     let mut i = start;
     let mut qualified = false;
@@ -370,7 +372,7 @@ pub(crate) fn scan_path<'a>(p: &Parser<'a>, start: usize, ctx: AngleCtx) -> Opti
         i += 1;
         qualified = true;
     }
-    let mut out = ScanPath { end: i, last: "", sym: None, template_id: false, segments: 0, ctor_like: false };
+    let mut out = ScanPath { end: i, last: u32::MAX, sym: None, template_id: false, segments: 0, ctor_like: false };
     loop {
         let after_template = kinds.get(i) == Some(&TEMPLATE_KW);
         if after_template {
@@ -379,9 +381,9 @@ pub(crate) fn scan_path<'a>(p: &Parser<'a>, start: usize, ctx: AngleCtx) -> Opti
         if kinds.get(i) != Some(&IDENT) {
             return if out.segments > 0 { Some(out) } else { None };
         }
-        let name = p.text_at(i);
-        let sym = if out.segments == 0 && !qualified { p.scopes.lookup(name) } else { p.scopes.lookup_member(name) };
-        out.ctor_like = out.segments > 0 && name == out.last;
+        let id = p.name_at(i);
+        let sym = if out.segments == 0 && !qualified { p.scopes.lookup(id) } else { p.scopes.lookup_member(id) };
+        out.ctor_like = out.segments > 0 && id == out.last;
         i += 1;
         out.template_id = false;
         if kinds.get(i) == Some(&L_ANGLE) {
@@ -414,7 +416,7 @@ pub(crate) fn scan_path<'a>(p: &Parser<'a>, start: usize, ctx: AngleCtx) -> Opti
                 out.template_id = true;
             }
         }
-        out.last = name;
+        out.last = id;
         out.sym = sym;
         out.segments += 1;
         out.end = i;

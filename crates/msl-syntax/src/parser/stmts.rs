@@ -408,7 +408,7 @@ pub(crate) fn looks_like_declaration(p: &Parser<'_>, start: usize) -> bool {
     if is_decl_only_keyword(k) || k.is_address_space() {
         return true;
     }
-    match p.peek_word(i) {
+    match p.word_at(i) {
         Word::Coherent if k1 == L_PAREN || k1.is_address_space() => return true,
         Word::Attribute => return true,
         _ => {}
@@ -423,12 +423,15 @@ pub(crate) fn looks_like_declaration(p: &Parser<'_>, start: usize) -> bool {
         matches!(next, IDENT | CONST_KW | VOLATILE_KW | DOT3 | OPERATOR_KW)
             || next.is_address_space()
             || (next == L_BRACK && after == L_BRACK)
-            || p.peek_word(scan.end) == Word::Coherent
+            || p.word_at(scan.end) == Word::Coherent
     };
     match scan.sym {
         Some(Sym::Value | Sym::Namespace) => false,
         Some(Sym::Type) | Some(Sym::Template) => {
-            if scan.sym == Some(Sym::Template) && !scan.template_id && !p.scopes.is_type(scan.last) {
+            if scan.sym == Some(Sym::Template)
+                && !scan.template_id
+                && !matches!(p.scopes.lookup(scan.last), Some(Sym::Type | Sym::Template))
+            {
                 return next == IDENT;
             }
             declarator_follows(next) || matches!(next, STAR | AMP | AMP2) || (next == COLON2 && after == STAR)

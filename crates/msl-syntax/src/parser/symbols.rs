@@ -2,7 +2,9 @@
 //! `T * x;` declares `x` when `T` is a type and multiplies otherwise; `a < b` opens a
 //! template argument list only when `a` names a template.
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use super::Word;
+use rustc_hash::FxHashMap;
+use std::cell::RefCell;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Sym {
@@ -59,8 +61,12 @@ struct Mark {
 }
 
 pub(crate) struct Scopes<'a> {
-    map: FxHashMap<&'a str, Vec<(u32, Sym)>>,
-    undo: Vec<&'a str>,
+    /// What each name means, by the number it was given on first use (see
+    /// [`Scopes::intern`]).
+    names: RefCell<Names<'a>>,
+    /// Bindings to restore when a scope closes: a name's number and what it meant before
+    /// the scope bound it.
+    undo: Vec<(u32, Option<(u32, Sym)>)>,
     marks: Vec<Mark>,
     /// Every change, with the piece of the parser's current token when it was made, so
     /// that the state at a function body can be rebuilt later. A local scope that leaves
@@ -68,23 +74,77 @@ pub(crate) struct Scopes<'a> {
     pub(crate) log: Vec<(u32, ScopeOp<'a>)>,
     /// The piece of the parser's current token.
     pub(crate) at: u32,
-    /// Names declared as types or templates in any scope (member types, namespace
-    /// members): consulted for the last component of qualified names.
-    any_type: FxHashMap<&'a str, Sym>,
-    namespaces: FxHashSet<&'a str>,
+}
+
+/// The names a parse has seen, numbered in order of first use. A number stands for its
+/// text: the scopes hash a name's text once, when it gets its number, and the parser keeps
+/// each identifier token's number.
+#[derive(Default)]
+struct Names<'a> {
+    ids: FxHashMap<&'a str, u32>,
+    info: Vec<Name>,
+    texts: Vec<&'a str>,
+}
+
+/// What a name means where the parse is.
+#[derive(Clone, Copy)]
+struct Name {
+    /// The innermost scope that declares it (its depth) and what it is there.
+    bound: Option<(u32, Sym)>,
+    /// Declared as a type or template in any scope (member types, namespace members):
+    /// what the last component of a qualified name means.
+    any_type: Option<Sym>,
+    /// Declared as a namespace somewhere.
+    namespace: bool,
+    /// What the standard library makes of it (see [`builtin`]).
+    builtin: Option<Sym>,
+    /// What it means as a contextual keyword.
+    word: Word,
 }
 
 impl<'a> Scopes<'a> {
+    #[cfg(test)]
     pub(crate) fn new() -> Scopes<'a> {
-        Scopes {
-            map: FxHashMap::default(),
-            undo: Vec::new(),
-            marks: Vec::new(),
-            log: Vec::new(),
-            at: 0,
-            any_type: FxHashMap::default(),
-            namespaces: FxHashSet::default(),
-        }
+        Scopes::with_capacity(0)
+    }
+
+    /// Scopes for a parse of `tokens` tokens: room for the names such a parse typically
+    /// meets (one per 16 tokens or so in small units, fewer in large ones: one per 80 in
+    /// ggml's kernels).
+    pub(crate) fn with_capacity(tokens: usize) -> Scopes<'a> {
+        let n = (tokens / 16).clamp(16, 2048);
+        let names = Names {
+            ids: FxHashMap::with_capacity_and_hasher(n, Default::default()),
+            info: Vec::with_capacity(n),
+            texts: Vec::with_capacity(n),
+        };
+        Scopes { names: RefCell::new(names), undo: Vec::new(), marks: Vec::new(), log: Vec::new(), at: 0 }
+    }
+
+    /// The number of `name` (given on its first use).
+    pub(crate) fn intern(&self, name: &'a str) -> u32 {
+        let mut names = self.names.borrow_mut();
+        let Names { ids, info, texts } = &mut *names;
+        *ids.entry(name).or_insert_with(|| {
+            let word = Word::of(name);
+            info.push(Name { bound: None, any_type: None, namespace: false, builtin: builtin(name), word });
+            texts.push(name);
+            info.len() as u32 - 1
+        })
+    }
+
+    /// What the name numbered `id` means as a contextual keyword.
+    pub(crate) fn word(&self, id: u32) -> Word {
+        self.name(id).map_or(Word::Plain, |n| n.word)
+    }
+
+    /// The name numbered `id`.
+    pub(crate) fn text(&self, id: u32) -> &'a str {
+        self.names.borrow().texts.get(id as usize).copied().unwrap_or("")
+    }
+
+    fn name(&self, id: u32) -> Option<Name> {
+        self.names.borrow().info.get(id as usize).copied()
     }
 
     fn depth(&self) -> u32 {
@@ -123,13 +183,11 @@ impl<'a> Scopes<'a> {
                 parent.kept = true;
             }
         }
-        let mark = mark.undo;
-        while self.undo.len() > mark {
-            let name = self.undo.pop().expect("undo entries above the mark");
-            if let Some(v) = self.map.get_mut(name)
-                && v.last().is_some_and(|(d, _)| *d == depth)
-            {
-                v.pop();
+        debug_assert!(depth > 0, "a scope was open");
+        let info = &mut self.names.get_mut().info;
+        for (id, before) in self.undo.drain(mark.undo..).rev() {
+            if let Some(name) = info.get_mut(id as usize) {
+                name.bound = before;
             }
         }
     }
@@ -145,30 +203,28 @@ impl<'a> Scopes<'a> {
             m.kept = true;
         }
         let depth = self.depth();
+        let id = self.intern(name);
+        let Some(entry) = self.names.get_mut().info.get_mut(id as usize) else { return };
         match sym {
-            Sym::Type | Sym::Template => {
-                let e = self.any_type.entry(name).or_insert(sym);
-                if sym == Sym::Template {
-                    *e = Sym::Template;
-                }
+            Sym::Type => {
+                entry.any_type.get_or_insert(sym);
             }
-            Sym::Namespace => {
-                self.namespaces.insert(name);
-            }
+            Sym::Template => entry.any_type = Some(Sym::Template),
+            Sym::Namespace => entry.namespace = true,
             Sym::Value => {}
         }
-        let v = self.map.entry(name).or_default();
-        match v.last_mut() {
+        match &mut entry.bound {
             Some((d, s)) if *d == depth => {
                 // a template stays a template when redeclared (overloads, specializations)
                 if !(*s == Sym::Template && sym == Sym::Value) {
                     *s = sym;
                 }
             }
-            _ => {
-                v.push((depth, sym));
+            bound => {
+                // scopes only nest: a name bound deeper was unbound when that scope closed
+                let before = bound.replace((depth, sym));
                 if depth > 0 {
-                    self.undo.push(name);
+                    self.undo.push((id, before));
                 }
             }
         }
@@ -209,29 +265,22 @@ impl<'a> Scopes<'a> {
         ScopeLog { ops, names: names.into() }
     }
 
-    /// What an unqualified name is, if known.
-    pub(crate) fn lookup(&self, name: &str) -> Option<Sym> {
-        if let Some(v) = self.map.get(name)
-            && let Some((_, s)) = v.last()
-        {
-            return Some(*s);
-        }
-        builtin(name)
+    /// What the unqualified name numbered `id` is, if known.
+    pub(crate) fn lookup(&self, id: u32) -> Option<Sym> {
+        let name = self.name(id)?;
+        name.bound.map(|(_, s)| s).or(name.builtin)
     }
 
-    /// What the last component of a qualified name (`a::b::name`) is, if known.
-    pub(crate) fn lookup_member(&self, name: &str) -> Option<Sym> {
-        if let Some(s) = self.any_type.get(name) {
-            return Some(*s);
-        }
-        if self.namespaces.contains(name) {
-            return Some(Sym::Namespace);
-        }
-        builtin(name).or_else(|| self.lookup(name))
+    /// What the name numbered `id` is as the last component of a qualified name
+    /// (`a::b::name`), if known.
+    pub(crate) fn lookup_member(&self, id: u32) -> Option<Sym> {
+        let name = self.name(id)?;
+        name.any_type.or(name.namespace.then_some(Sym::Namespace)).or(name.builtin).or(name.bound.map(|(_, s)| s))
     }
 
-    pub(crate) fn is_type(&self, name: &str) -> bool {
-        matches!(self.lookup(name), Some(Sym::Type | Sym::Template))
+    /// Whether the unqualified name `name` is a type or a template.
+    pub(crate) fn is_type(&self, name: &'a str) -> bool {
+        matches!(self.lookup(self.intern(name)), Some(Sym::Type | Sym::Template))
     }
 }
 
@@ -514,6 +563,6 @@ mod tests {
         assert!(!s.is_type("Foo"));
         s.pop();
         assert!(s.is_type("Foo"));
-        assert!(s.is_type("float4") && s.lookup("texture2d") == Some(Sym::Template));
+        assert!(s.is_type("float4") && s.lookup(s.intern("texture2d")) == Some(Sym::Template));
     }
 }
