@@ -566,8 +566,17 @@ struct Builder<'t> {
     /// The children of the open nodes, each `Some` until a node takes it.
     children: Vec<Option<NodeOrToken<GreenNode, GreenToken>>>,
     tokens: FxHashMap<(SyntaxKind, &'t str), GreenToken>,
-    /// A direct-mapped cache in front of `tokens` for texts of up to 16 bytes, its size a
-    /// power of two.
+    /// The tokens found without their text, taken from `pool` and given back.
+    tables: Tables,
+    pool: &'static TablePool,
+}
+
+/// The tokens a builder finds by kind and at most two words of text: kept from one parse
+/// to the next (see [`TABLES`]).
+#[derive(Default)]
+struct Tables {
+    /// A direct-mapped cache in front of `Builder::tokens` for texts of up to 16 bytes,
+    /// its size a power of two.
     recent: Vec<Option<(TokenKey, GreenToken)>>,
     /// Tokens whose text is fixed by their kind (punctuation, keywords), by kind.
     fixed: Vec<Option<GreenToken>>,
@@ -576,16 +585,56 @@ struct Builder<'t> {
     spaces: Vec<Option<GreenToken>>,
 }
 
+/// Tables given back by finished builders, a few at most.
+#[derive(Default)]
+struct TablePool(std::sync::Mutex<Vec<Tables>>);
+
+/// The tables of the builders of all parses. A parse starts with the punctuation,
+/// keywords, indentation and short names the parses before it made, and makes no tables
+/// of its own: for a small unit, making, filling and freeing them cost as much as its
+/// tree. Each holds a few thousand tokens at most.
+static TABLES: TablePool = TablePool(std::sync::Mutex::new(Vec::new()));
+
+impl TablePool {
+    const KEPT: usize = 4;
+
+    /// Tables whose recent-token cache has at least `slots` slots (a power of two).
+    fn take(&self, slots: usize) -> Tables {
+        let mut t = self.0.lock().ok().and_then(|mut kept| kept.pop()).unwrap_or_default();
+        if t.recent.len() < slots {
+            t.recent = vec![None; slots];
+        }
+        t
+    }
+
+    fn give_back(&self, tables: Tables) {
+        if let Ok(mut kept) = self.0.lock()
+            && kept.len() < Self::KEPT
+        {
+            kept.push(tables);
+        }
+    }
+}
+
+impl Drop for Builder<'_> {
+    fn drop(&mut self) {
+        self.pool.give_back(std::mem::take(&mut self.tables));
+    }
+}
+
 impl<'t> Builder<'t> {
     /// A builder whose recent-token cache has about `slots` slots.
     fn new(slots: usize) -> Builder<'t> {
+        Builder::with_pool(slots, &TABLES)
+    }
+
+    fn with_pool(slots: usize, pool: &'static TablePool) -> Builder<'t> {
         Builder {
             stack: Vec::new(),
             children: Vec::new(),
             tokens: FxHashMap::default(),
-            recent: vec![None; slots.max(1).next_power_of_two()],
-            fixed: Vec::new(),
-            spaces: Vec::new(),
+            tables: pool.take(slots.max(1).next_power_of_two()),
+            pool,
         }
     }
 
@@ -596,10 +645,11 @@ impl<'t> Builder<'t> {
     /// The shared token whose text is the fixed spelling of `kind` (punctuation, keywords).
     fn fixed(&mut self, kind: SyntaxKind) -> GreenToken {
         let k = kind as usize;
-        if self.fixed.len() <= k {
-            self.fixed.resize(k + 1, None);
+        let fixed = &mut self.tables.fixed;
+        if fixed.len() <= k {
+            fixed.resize(k + 1, None);
         }
-        self.fixed[k].get_or_insert_with(|| GreenToken::new(kind.into(), kind.text().unwrap_or_default())).clone()
+        fixed[k].get_or_insert_with(|| GreenToken::new(kind.into(), kind.text().unwrap_or_default())).clone()
     }
 
     /// A token of `kind` whose text has the bytes `bytes`; `text` gives the same text as a
@@ -629,15 +679,16 @@ impl<'t> Builder<'t> {
             && run.len() <= 64
             && run.iter().all(|&b| b == b' ')
         {
-            if self.spaces.is_empty() {
-                self.spaces.resize(130, None);
+            let spaces = &mut self.tables.spaces;
+            if spaces.is_empty() {
+                spaces.resize(130, None);
             }
-            return self.spaces[base + run.len()].get_or_insert_with(|| GreenToken::new(kind.into(), text())).clone();
+            return spaces[base + run.len()].get_or_insert_with(|| GreenToken::new(kind.into(), text())).clone();
         }
         if bytes.len() <= 16 {
             let key = TokenKey::new(kind, bytes);
-            let mask = self.recent.len() - 1;
-            let slot = &mut self.recent[key.hash() as usize & mask];
+            let mask = self.tables.recent.len() - 1;
+            let slot = &mut self.tables.recent[key.hash() as usize & mask];
             match slot {
                 Some((k, t)) if *k == key => t.clone(),
                 _ => {
@@ -836,19 +887,15 @@ impl<'a> TreeBuilder<'a> {
         }
     }
 
-    /// The tokens this builder holds on to: its tables, and the tokens made ahead and not
-    /// used. Freeing them costs an atomic count per token, which the caller can leave for
-    /// later (see [`Parse::spare`]).
-    fn into_spare(self) -> Spare {
-        let b = self.builder;
-        let mut tables = Vec::with_capacity(b.tokens.len() + b.recent.len() + b.fixed.len() + b.spaces.len());
-        tables.extend(b.tokens.into_values().map(Some));
-        tables.extend(b.recent.into_iter().map(|slot| slot.map(|(_, t)| t)));
-        tables.extend(b.fixed);
-        tables.extend(b.spaces);
-        let mut spare = vec![tables];
+    /// The tokens this builder holds on to: its table of tokens by text, and the tokens
+    /// made ahead and not used. Freeing them costs an atomic count per token, which the
+    /// caller can leave for later (see [`Parse::spare`]). The tables found without text go
+    /// back to [`TABLES`].
+    fn into_spare(mut self) -> Spare {
+        let tokens = std::mem::take(&mut self.builder.tokens);
+        let mut spare = vec![tokens.into_values().map(Some).collect()];
         // the tokens made ahead: a list per file as long as its tokens, moved, not copied
-        spare.extend(self.prebuilt.into_iter().flatten().map(|p| p.made));
+        spare.extend(std::mem::take(&mut self.prebuilt).into_iter().flatten().map(|p| p.made));
         spare
     }
 
@@ -1139,6 +1186,55 @@ pub fn debug_dump(node: &SyntaxNode) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn builders_keep_their_token_tables_for_the_next_parse() {
+        use SyntaxKind::{IDENT, SEMI, WHITESPACE};
+        let pool: &'static TablePool = Box::leak(Box::default());
+        let same = |a: &GreenToken, b: &GreenToken| std::ptr::eq::<rowan::GreenTokenData>(&**a, &**b);
+        let mut first = Builder::with_pool(64, pool);
+        let made = [
+            first.make_token(SEMI, b";", || ";"),
+            first.make_token(IDENT, b"x", || "x"),
+            first.make_token(WHITESPACE, b"  ", || "  "),
+        ];
+        drop(first);
+        // the next builder finds the same tokens, and keeps the larger cache
+        let mut next = Builder::with_pool(16, pool);
+        assert_eq!(next.tables.recent.len(), 64);
+        let again = [
+            next.make_token(SEMI, b";", || ";"),
+            next.make_token(IDENT, b"x", || "x"),
+            next.make_token(WHITESPACE, b"  ", || "  "),
+        ];
+        for (a, b) in made.iter().zip(&again) {
+            assert!(same(a, b), "{a} kept");
+        }
+        // a text of the same kind and length is a token of its own
+        let y = next.make_token(IDENT, b"y", || "y");
+        assert!(y.text() == "y" && !same(&y, &made[1]));
+        drop(next);
+        // a builder that wants a larger cache gets one, and the other tables still
+        let larger = Builder::with_pool(256, pool);
+        assert_eq!(larger.tables.recent.len(), 256);
+        assert!(larger.tables.fixed.get(SEMI as usize).is_some_and(|t| t.as_ref().is_some_and(|t| same(t, &made[0]))));
+        drop(larger);
+        // only a few tables are kept
+        drop((0..TablePool::KEPT + 2).map(|_| Builder::with_pool(1, pool)).collect::<Vec<_>>());
+        assert_eq!(pool.0.lock().map(|kept| kept.len()).ok(), Some(TablePool::KEPT));
+    }
+
+    #[test]
+    fn tokens_kept_from_earlier_parses_have_this_parse_text() {
+        // the same kinds, lengths and layout, other texts
+        let a = "kernel void ab(device int *cd) {\n    cd[0] = 12; // x\n}\n";
+        let b = "kernel void xy(device int *zw) {\n  \tzw[1] = 34; // y\n}\n";
+        for text in [a, b, a, b] {
+            let parse = parse_text(text, &PpConfig::default());
+            assert_eq!(parse.syntax().to_string(), text);
+            assert!(parse.errors().next().is_none(), "{:?}", parse.diagnostics());
+        }
+    }
 
     #[test]
     fn token_keys_tell_every_short_text_apart() {
