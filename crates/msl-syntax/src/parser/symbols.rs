@@ -96,11 +96,10 @@ struct Name {
     any_type: Option<Sym>,
     /// Declared as a namespace somewhere.
     namespace: bool,
-    /// What the standard library makes of it (see [`builtin`]), once asked: replaying a
-    /// scope log names many names that are never looked up.
-    library: Option<Option<Sym>>,
-    /// What it means as a contextual keyword, once asked.
-    word: Option<Word>,
+    /// What the standard library makes of it (see [`builtin`]).
+    builtin: Option<Sym>,
+    /// What it means as a contextual keyword.
+    word: Word,
 }
 
 impl<'a> Scopes<'a> {
@@ -127,7 +126,8 @@ impl<'a> Scopes<'a> {
         let mut names = self.names.borrow_mut();
         let Names { ids, info, texts } = &mut *names;
         *ids.entry(name).or_insert_with(|| {
-            info.push(Name { bound: None, any_type: None, namespace: false, library: None, word: None });
+            let word = Word::of(name);
+            info.push(Name { bound: None, any_type: None, namespace: false, builtin: builtin(name), word });
             texts.push(name);
             info.len() as u32 - 1
         })
@@ -135,12 +135,7 @@ impl<'a> Scopes<'a> {
 
     /// What the name numbered `id` means as a contextual keyword.
     pub(crate) fn word(&self, id: u32) -> Word {
-        let mut names = self.names.borrow_mut();
-        let Names { info, texts, .. } = &mut *names;
-        match info.get_mut(id as usize) {
-            Some(name) => *name.word.get_or_insert_with(|| Word::of(texts.get(id as usize).copied().unwrap_or(""))),
-            None => Word::Plain,
-        }
+        self.name(id).map_or(Word::Plain, |n| n.word)
     }
 
     /// The name numbered `id`.
@@ -148,13 +143,8 @@ impl<'a> Scopes<'a> {
         self.names.borrow().texts.get(id as usize).copied().unwrap_or("")
     }
 
-    /// What the name numbered `id` means, and what the library makes of it.
-    fn name(&self, id: u32) -> Option<(Name, Option<Sym>)> {
-        let mut names = self.names.borrow_mut();
-        let Names { info, texts, .. } = &mut *names;
-        let name = info.get_mut(id as usize)?;
-        let library = *name.library.get_or_insert_with(|| builtin(texts.get(id as usize).copied().unwrap_or("")));
-        Some((*name, library))
+    fn name(&self, id: u32) -> Option<Name> {
+        self.names.borrow().info.get(id as usize).copied()
     }
 
     fn depth(&self) -> u32 {
@@ -277,15 +267,15 @@ impl<'a> Scopes<'a> {
 
     /// What the unqualified name numbered `id` is, if known.
     pub(crate) fn lookup(&self, id: u32) -> Option<Sym> {
-        let (name, library) = self.name(id)?;
-        name.bound.map(|(_, s)| s).or(library)
+        let name = self.name(id)?;
+        name.bound.map(|(_, s)| s).or(name.builtin)
     }
 
     /// What the name numbered `id` is as the last component of a qualified name
     /// (`a::b::name`), if known.
     pub(crate) fn lookup_member(&self, id: u32) -> Option<Sym> {
-        let (name, library) = self.name(id)?;
-        name.any_type.or(name.namespace.then_some(Sym::Namespace)).or(library).or(name.bound.map(|(_, s)| s))
+        let name = self.name(id)?;
+        name.any_type.or(name.namespace.then_some(Sym::Namespace)).or(name.builtin).or(name.bound.map(|(_, s)| s))
     }
 
     /// Whether the unqualified name `name` is a type or a template.
