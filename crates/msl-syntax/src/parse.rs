@@ -61,8 +61,8 @@ pub struct Parse {
     /// invocations) in file order: built on first use by [`Parse::piece_at`].
     file_pieces: std::sync::OnceLock<Arc<Vec<Vec<u32>>>>,
     /// Tokens held by the tree builders of a two-thread parse when they finished (their
-    /// tables, and tokens made ahead and not used), when there is no background thread
-    /// to free them at once (see [`keep_spare`]).
+    /// tokens by text, and tokens made ahead and not used), when there is no background
+    /// thread to free them at once (see [`keep_spare`]).
     spare: Option<Arc<Spare>>,
 }
 
@@ -602,16 +602,19 @@ impl TablePool {
     fn take(&self, slots: usize) -> Tables {
         let mut t = self.0.lock().ok().and_then(|mut kept| kept.pop()).unwrap_or_default();
         if t.recent.len() < slots {
-            t.recent = vec![None; slots];
+            // freeing a table's tokens costs an atomic count each: not while parsing
+            crate::free_later(std::mem::replace(&mut t.recent, vec![None; slots]));
         }
         t
     }
 
     fn give_back(&self, tables: Tables) {
-        if let Ok(mut kept) = self.0.lock()
-            && kept.len() < Self::KEPT
-        {
+        let Ok(mut kept) = self.0.lock() else { return crate::free_later(tables) };
+        if kept.len() < Self::KEPT {
             kept.push(tables);
+        } else {
+            drop(kept);
+            crate::free_later(tables);
         }
     }
 }
@@ -690,6 +693,9 @@ impl<'t> Builder<'t> {
             let mask = self.tables.recent.len() - 1;
             let slot = &mut self.tables.recent[key.hash() as usize & mask];
             match slot {
+                // (a token found here from an earlier parse is not entered in `tokens`: if
+                // its slot is taken over, the text may get a second token in this tree,
+                // which only costs memory)
                 Some((k, t)) if *k == key => t.clone(),
                 _ => {
                     let t = interned(&mut self.tokens, kind, text());

@@ -77,8 +77,8 @@ pub(crate) struct Scopes<'a> {
 }
 
 /// The names a parse has seen, numbered in order of first use. A number stands for its
-/// text: the scopes hash a name's text once, when it gets its number, and the parser keeps
-/// each identifier token's number.
+/// text: the parser keeps each identifier token's number, so a token's text is hashed
+/// once however often it is looked up.
 #[derive(Default)]
 struct Names<'a> {
     ids: FxHashMap<&'a str, u32>,
@@ -279,6 +279,7 @@ impl<'a> Scopes<'a> {
     }
 
     /// Whether the unqualified name `name` is a type or a template.
+    #[cfg(test)]
     pub(crate) fn is_type(&self, name: &'a str) -> bool {
         matches!(self.lookup(self.intern(name)), Some(Sym::Type | Sym::Template))
     }
@@ -564,5 +565,49 @@ mod tests {
         s.pop();
         assert!(s.is_type("Foo"));
         assert!(s.is_type("float4") && s.lookup(s.intern("texture2d")) == Some(Sym::Template));
+    }
+
+    #[test]
+    fn scopes_nest_and_keep_what_qualified_names_need() {
+        let mut s = Scopes::new();
+        let x = s.intern("x");
+        // shadowed at two depths, declared twice in the inner one, restored level by level
+        s.declare("x", Sym::Value);
+        s.push();
+        s.declare("x", Sym::Type);
+        s.push();
+        s.declare("x", Sym::Value);
+        s.declare("x", Sym::Template);
+        assert_eq!(s.lookup(x), Some(Sym::Template));
+        s.pop();
+        assert_eq!(s.lookup(x), Some(Sym::Type));
+        s.pop();
+        assert_eq!(s.lookup(x), Some(Sym::Value));
+        // a template stays one when redeclared in the same scope (overloads)
+        s.declare("f", Sym::Template);
+        s.declare("f", Sym::Value);
+        assert_eq!(s.lookup(s.intern("f")), Some(Sym::Template));
+        // out of scope, member types and namespaces still name what they are after `::`,
+        // and a template wins over a type
+        s.push();
+        s.declare("Inner", Sym::Type);
+        s.declare("Tmpl", Sym::Type);
+        s.declare("Tmpl", Sym::Template);
+        s.declare("ns", Sym::Namespace);
+        s.pop();
+        let (inner, tmpl, ns) = (s.intern("Inner"), s.intern("Tmpl"), s.intern("ns"));
+        assert_eq!((s.lookup(inner), s.lookup_member(inner)), (None, Some(Sym::Type)));
+        assert_eq!((s.lookup(tmpl), s.lookup_member(tmpl)), (None, Some(Sym::Template)));
+        assert_eq!((s.lookup(ns), s.lookup_member(ns)), (None, Some(Sym::Namespace)));
+        s.declare("Tmpl", Sym::Type);
+        assert_eq!((s.lookup(tmpl), s.lookup_member(tmpl)), (Some(Sym::Type), Some(Sym::Template)));
+        // the library's names, qualified or not; a value's binding answers last
+        let float4 = s.intern("float4");
+        assert_eq!((s.lookup(float4), s.lookup_member(float4)), (Some(Sym::Type), Some(Sym::Type)));
+        s.declare("v", Sym::Value);
+        assert_eq!(s.lookup_member(s.intern("v")), Some(Sym::Value));
+        // an empty name is never declared
+        s.declare("", Sym::Type);
+        assert_eq!(s.lookup(s.intern("")), None);
     }
 }

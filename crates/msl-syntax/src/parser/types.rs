@@ -304,7 +304,8 @@ fn is_nested_declarator(p: &mut Parser<'_>, abstract_ok: bool) -> bool {
         }
         IDENT if !abstract_ok => {
             // `T (x)` declares x; `T (x, y)` is an initializer
-            matches!(p.nth(2), R_PAREN | L_BRACK) && !p.scopes.is_type(p.nth_text(1))
+            matches!(p.nth(2), R_PAREN | L_BRACK)
+                && !matches!(p.scopes.lookup(p.name_at(p.pos() + 1)), Some(Sym::Type | Sym::Template))
         }
         COLON2 => false,
         _ => false,

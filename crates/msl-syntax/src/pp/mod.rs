@@ -722,7 +722,12 @@ fn batch_for(header: Option<&str>, config: &PpConfig, text: impl FnOnce() -> Str
             defines: defines.to_vec(),
             undefines: undefines.to_vec(),
         };
-        c.entry(hash).or_default().push((key, batch.clone()));
+        // another thread may have recorded the same batch meanwhile: keep the first
+        let same_hash = c.entry(hash).or_default();
+        match same_hash.iter().find(|(k, _)| same(k)) {
+            Some((_, first)) => return first.clone(),
+            None => same_hash.push((key, batch.clone())),
+        }
     }
     batch
 }
@@ -2755,7 +2760,11 @@ mod tests {
         ios.platform = crate::Platform::IOS;
         let mut precise = one.clone();
         precise.fast_math = false;
-        for other in [&older, &ios, &precise] {
+        let mut undefined = one.clone();
+        undefined.undefines.push("__METAL_MACOS__".into());
+        let defines_macos = |b: &Batch| b.names.get("__METAL_MACOS__").is_some_and(|&m| m != UNDEFINED);
+        assert!(defines_macos(&first) && !defines_macos(&batch(None, &undefined)));
+        for other in [&older, &ios, &precise, &undefined] {
             assert!(!Arc::ptr_eq(&first, &batch(None, other)), "{other:?}");
         }
         assert!(precise.fast_math != one.fast_math && !batch(None, &precise).names.contains_key("__FAST_MATH__"));
