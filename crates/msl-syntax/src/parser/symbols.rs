@@ -173,7 +173,6 @@ impl<'a> Scopes<'a> {
     }
 
     pub(crate) fn pop(&mut self) {
-        let depth = self.depth();
         let Some(mark) = self.marks.pop() else { return };
         if mark.local && !mark.kept {
             self.log.truncate(mark.log);
@@ -183,7 +182,6 @@ impl<'a> Scopes<'a> {
                 parent.kept = true;
             }
         }
-        debug_assert!(depth > 0, "a scope was open");
         let info = &mut self.names.get_mut().info;
         for (id, before) in self.undo.drain(mark.undo..).rev() {
             if let Some(name) = info.get_mut(id as usize) {

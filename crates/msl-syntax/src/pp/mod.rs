@@ -691,18 +691,14 @@ fn batch_for(header: Option<&str>, config: &PpConfig, text: impl FnOnce() -> Str
         Some(_) => (&[], &[]),
     };
     // looked up for every unit: hashed and compared in place, with nothing allocated
+    let view: BatchKeyView<'_> = (header, config.version, config.platform, config.fast_math, defines, undefines);
     let hash = {
         use std::hash::{Hash, Hasher};
         let mut h = rustc_hash::FxHasher::default();
-        (header, config.version, config.platform, config.fast_math, defines, undefines).hash(&mut h);
+        view.hash(&mut h);
         h.finish()
     };
-    let same = |k: &BatchKey| {
-        k.header.as_deref() == header
-            && (k.version, k.platform, k.fast_math) == (config.version, config.platform, config.fast_math)
-            && k.defines[..] == *defines
-            && k.undefines[..] == *undefines
-    };
+    let same = |k: &BatchKey| k.view() == view;
     let cache = CACHE.get_or_init(Default::default);
     let cached = cache.lock().ok().and_then(|c| c.get(&hash)?.iter().find(|(k, _)| same(k)).map(|(_, b)| b.clone()));
     if let Some(b) = cached {
@@ -741,6 +737,15 @@ struct BatchKey {
     fast_math: bool,
     defines: Vec<(String, Option<String>)>,
     undefines: Vec<String>,
+}
+
+/// A [`BatchKey`] borrowed, as a lookup builds it from a configuration.
+type BatchKeyView<'k> = (Option<&'k str>, MetalVersion, Platform, bool, &'k [(String, Option<String>)], &'k [String]);
+
+impl BatchKey {
+    fn view(&self) -> BatchKeyView<'_> {
+        (self.header.as_deref(), self.version, self.platform, self.fast_math, &self.defines, &self.undefines)
+    }
 }
 
 /// Runs the directives of a virtual file and records their effect.
