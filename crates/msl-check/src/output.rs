@@ -57,11 +57,11 @@ pub fn human(out: &mut impl Write, f: &Finding, color: bool) -> std::io::Result<
         f.message
     )?;
     let gutter = f.line.to_string().len();
-    let shown: String = f.line_text.chars().map(|c| if c == '\t' { ' ' } else { c }).collect();
+    let col = (f.column as usize).saturating_sub(1);
+    let width = if f.end_line == f.line { (f.end_column.saturating_sub(f.column)).max(1) as usize } else { 1 };
+    let (shown, pad, width) = excerpt(&f.line_text, col, width);
     writeln!(out, "{blue}{:>gutter$} |{reset}", "")?;
     writeln!(out, "{blue}{} |{reset} {}", f.line, shown)?;
-    let pad = (f.column as usize).saturating_sub(1);
-    let width = if f.end_line == f.line { (f.end_column.saturating_sub(f.column)).max(1) as usize } else { 1 };
     writeln!(out, "{blue}{:>gutter$} |{reset} {}{sev_color}{}{reset}", "", " ".repeat(pad), "^".repeat(width))?;
     if let Some(hint) = &f.hint {
         writeln!(out, "{blue}{:>gutter$} = {reset}help: {hint}", "")?;
@@ -70,6 +70,42 @@ pub fn human(out: &mut impl Write, f: &Finding, color: bool) -> std::io::Result<
         writeln!(out, "{blue}{:>gutter$} = {reset}help: {} (see `msl-check --explain {}`)", "", info.summary, f.code)?;
     }
     writeln!(out)
+}
+
+/// How many characters of a source line are shown under a finding.
+const SHOWN: usize = 120;
+
+/// The part of a source line shown under a finding, with tabs as spaces, and where the
+/// carets go in it: a column (in characters) and a width. A line longer than [`SHOWN`]
+/// (minified or generated code, or not source at all) is cut to a window that starts a
+/// little before the column, with `...` where text was left out, so that thousands of
+/// findings on one long line print thousands of short lines.
+fn excerpt(line: &str, col: usize, width: usize) -> (String, usize, usize) {
+    let len = line.chars().count();
+    let (from, to) = if len <= SHOWN {
+        (0, len)
+    } else {
+        let from = col.saturating_sub(SHOWN / 4).min(len - SHOWN);
+        (from, from + SHOWN)
+    };
+    let mut shown = String::with_capacity(SHOWN + 6);
+    if from > 0 {
+        shown.push_str("...");
+    }
+    shown.extend(line.chars().skip(from).take(to - from).map(|c| if c == '\t' { ' ' } else { c }));
+    if to < len {
+        shown.push_str("...");
+    }
+    let pad = col.saturating_sub(from) + if from > 0 { 3 } else { 0 };
+    // carets stop at the end of the window (past the end of the line, one is still shown)
+    let width = if col < to {
+        width.min(to - col)
+    } else if to < len {
+        1
+    } else {
+        width
+    };
+    (shown, pad, width.max(1))
 }
 
 pub fn json_item(f: &Finding) -> Value {
@@ -241,6 +277,67 @@ mod tests {
             github(&f),
             "::error file=dir%2Ca/b%3Ac.metal,line=2,col=3,endLine=2,endColumn=4,title=E0100 (syntax-error)::100%25 wrong%0Asecond line"
         );
+    }
+
+    fn finding(line_text: &str, column: u32, end_column: u32) -> Finding {
+        Finding {
+            path: "a.metal".into(),
+            line: 7,
+            column,
+            end_line: 7,
+            end_column,
+            severity: Severity::Error,
+            code: "E0100".into(),
+            message: "expected `;`".into(),
+            hint: None,
+            line_text: line_text.into(),
+        }
+    }
+
+    fn render(f: &Finding) -> String {
+        let mut out = Vec::new();
+        human(&mut out, f, false).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    /// The source line and the caret line of a rendered finding.
+    fn snippet(f: &Finding) -> (String, String) {
+        let text = render(f);
+        let lines: Vec<&str> = text.lines().collect();
+        (lines[2].trim_start_matches("7 | ").to_string(), lines[3].trim_start_matches("  | ").to_string())
+    }
+
+    #[test]
+    fn short_lines_are_shown_whole_with_tabs_as_spaces() {
+        let (src, carets) = snippet(&finding("\tx = y z;", 9, 10));
+        assert_eq!(src, " x = y z;");
+        assert_eq!(carets, "        ^");
+    }
+
+    #[test]
+    fn long_lines_are_cut_around_the_caret() {
+        // `@` at character 5,000 of a 10,000-character line, in a line of wide characters
+        let line: String = "é".repeat(4_999) + "@" + &"ü".repeat(5_000);
+        let (src, carets) = snippet(&finding(&line, 5_000, 5_001));
+        assert_eq!(src.chars().count(), SHOWN + 6, "{src}");
+        assert!(src.starts_with("...") && src.ends_with("..."));
+        let at = carets.find('^').unwrap();
+        assert_eq!(src.chars().nth(at), Some('@'), "the caret is under the finding\n{src}\n{carets}");
+        assert_eq!(carets.trim(), "^");
+        // near the start: no leading `...`; near the end: no trailing one
+        let (src, carets) = snippet(&finding(&("x".repeat(10) + "@" + &"y".repeat(500)), 11, 12));
+        assert!(src.starts_with("xxxxxxxxxx@") && src.ends_with("y..."), "{src}");
+        assert_eq!(src.chars().nth(carets.find('^').unwrap()), Some('@'));
+        let (src, carets) = snippet(&finding(&("y".repeat(500) + "@;"), 501, 502));
+        assert!(src.starts_with("...y") && src.ends_with("@;"), "{src}");
+        assert_eq!(src.chars().nth(carets.find('^').unwrap()), Some('@'));
+        // a span running past the window gets carets up to its end only
+        let (src, carets) = snippet(&finding(&"z".repeat(1_000), 1, 900));
+        assert_eq!(carets.len(), SHOWN);
+        assert_eq!(src.len(), SHOWN + 3);
+        // a finding at the end of a long line (a missing `;`)
+        let (src, carets) = snippet(&finding(&"w".repeat(1_000), 1_001, 1_002));
+        assert_eq!(carets.find('^'), Some(src.len()), "{src}\n{carets}");
     }
 
     #[test]

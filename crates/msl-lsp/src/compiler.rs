@@ -376,7 +376,7 @@ impl Texts<'_> {
         });
         match entry {
             Some((text, index)) => match at.offset_in(text) {
-                Some(o) => index.position(text, TextSize::from(o as u32), enc),
+                Some(o) => index.position(TextSize::from(o as u32), enc),
                 None => fallback,
             },
             None => fallback,

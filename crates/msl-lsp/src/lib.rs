@@ -96,13 +96,13 @@ pub(crate) struct DocView {
 
 impl DocView {
     pub fn offset(&self, pos: Position) -> msl_ide::TextSize {
-        self.index.offset(&self.text, pos, self.enc)
+        self.index.offset(pos, self.enc)
     }
     pub fn range(&self, r: msl_ide::TextRange) -> Range {
-        self.index.range(&self.text, r, self.enc)
+        self.index.range(r, self.enc)
     }
     pub fn position(&self, o: msl_ide::TextSize) -> Position {
-        self.index.position(&self.text, o, self.enc)
+        self.index.position(o, self.enc)
     }
 }
 

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use msl_ide::{CompletionKind, FileDiagnostic, FoldKind, InlayKind, NavTarget, SymbolKind as IdeSymbolKind, TextSize};
 use msl_syntax::Severity;
 use ropey::Rope;
+use rustc_hash::FxHashMap;
 use serde_json::{Value, json};
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::*;
@@ -315,6 +316,8 @@ pub(crate) async fn did_change_watched_files(b: &Backend, params: DidChangeWatch
 // ---- diagnostics -------------------------------------------------------------------------
 
 pub(crate) fn diagnostics(ds: &[FileDiagnostic], view: &DocView) -> Vec<Diagnostic> {
+    // the line index of each other file named by a related location, made once
+    let mut indexes: FxHashMap<&Path, LineIndex> = FxHashMap::default();
     ds.iter()
         .map(|d| {
             let mut message = d.message.clone();
@@ -325,9 +328,9 @@ pub(crate) fn diagnostics(ds: &[FileDiagnostic], view: &DocView) -> Vec<Diagnost
                 .related
                 .iter()
                 .map(|r| {
-                    let index = LineIndex::new(&r.text);
+                    let index = indexes.entry(&r.path).or_insert_with(|| LineIndex::new(&r.text));
                     DiagnosticRelatedInformation {
-                        location: Location { uri: uri_of(&r.path), range: index.range(&r.text, r.range, view.enc) },
+                        location: Location { uri: uri_of(&r.path), range: index.range(r.range, view.enc) },
                         message: r.message.clone(),
                     }
                 })
@@ -502,7 +505,7 @@ pub(crate) async fn goto(
 fn location(t: &NavTarget, enc: Encoding, builtin: Option<&Path>) -> Option<Location> {
     let path = if t.path == Path::new(msl_ide::BUILTIN_LIBRARY_PATH) { builtin?.to_path_buf() } else { t.path.clone() };
     let index = LineIndex::new(&t.text);
-    Some(Location { uri: uri_of(&path), range: index.range(&t.text, t.focus, enc) })
+    Some(Location { uri: uri_of(&path), range: index.range(t.focus, enc) })
 }
 
 pub(crate) async fn references(b: &Backend, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
@@ -511,20 +514,16 @@ pub(crate) async fn references(b: &Backend, params: ReferenceParams) -> Result<O
     let include = params.context.include_declaration;
     b.with_doc(&uri, "references", move |snap, view| {
         let refs = snap.references(&view.path, view.offset(pos), include)?;
-        let mut indexes: std::collections::HashMap<PathBuf, (Arc<str>, LineIndex)> = std::collections::HashMap::new();
+        let mut indexes: FxHashMap<PathBuf, Arc<LineIndex>> = FxHashMap::default();
+        indexes.insert(view.path.clone(), view.index.clone());
         let mut out = Vec::new();
         for r in refs {
             if !indexes.contains_key(&r.path) {
-                let text = if r.path == view.path {
-                    view.text.clone()
-                } else {
-                    snap.file_text(&r.path)?.unwrap_or_else(|| Arc::from(""))
-                };
-                let index = LineIndex::new(&text);
-                indexes.insert(r.path.clone(), (text, index));
+                let text = snap.file_text(&r.path)?.unwrap_or_else(|| Arc::from(""));
+                indexes.insert(r.path.clone(), Arc::new(LineIndex::new(&text)));
             }
-            let (text, index) = &indexes[&r.path];
-            out.push(Location { uri: uri_of(&r.path), range: index.range(text, r.range, view.enc) });
+            let index = &indexes[&r.path];
+            out.push(Location { uri: uri_of(&r.path), range: index.range(r.range, view.enc) });
         }
         Ok(Some(out))
     })
@@ -590,16 +589,9 @@ fn workspace_edit(files: &[msl_ide::FileEdit], view: &DocView) -> WorkspaceEdit 
     let mut changes = std::collections::HashMap::new();
     for f in files {
         // the open document's text is the snapshot's; others come with their text
-        let (text, index) = if f.path == view.path {
-            (view.text.clone(), (*view.index).clone())
-        } else {
-            (f.text.clone(), LineIndex::new(&f.text))
-        };
-        let edits: Vec<TextEdit> = f
-            .edits
-            .iter()
-            .map(|(r, t)| TextEdit { range: index.range(&text, *r, view.enc), new_text: t.clone() })
-            .collect();
+        let index = if f.path == view.path { view.index.clone() } else { Arc::new(LineIndex::new(&f.text)) };
+        let edits: Vec<TextEdit> =
+            f.edits.iter().map(|(r, t)| TextEdit { range: index.range(*r, view.enc), new_text: t.clone() }).collect();
         changes.insert(uri_of(&f.path), edits);
     }
     WorkspaceEdit { changes: Some(changes), document_changes: None, change_annotations: None }
@@ -673,7 +665,7 @@ pub(crate) async fn workspace_symbol(
                     kind: symbol_kind(s.kind),
                     tags: None,
                     deprecated: None,
-                    location: Location { uri: uri_of(&s.path), range: index.range(&s.text, s.focus, enc) },
+                    location: Location { uri: uri_of(&s.path), range: index.range(s.focus, enc) },
                     container_name: s.container,
                 }
             })
@@ -785,7 +777,7 @@ pub(crate) async fn semantic_tokens_range(
 ) -> Result<Option<SemanticTokensRangeResult>> {
     let range = params.range;
     b.with_doc(&params.text_document.uri, "semantic tokens", move |snap, view| {
-        let r = view.index.text_range(&view.text, range, view.enc);
+        let r = view.index.text_range(range, view.enc);
         let tokens = snap.semantic_tokens(&view.path, Some(r))?;
         let data = encode_tokens(&tokens, view);
         Ok(Some(SemanticTokensRangeResult::Tokens(SemanticTokens { result_id: None, data: to_semantic_tokens(&data) })))
@@ -802,7 +794,7 @@ pub(crate) async fn inlay_hint(b: &Backend, params: InlayHintParams) -> Result<O
         (st.settings.inlay_auto_types, st.settings.inlay_parameter_names)
     };
     b.with_doc(&params.text_document.uri, "inlay hints", move |snap, view| {
-        let r = view.index.text_range(&view.text, range, view.enc);
+        let r = view.index.text_range(range, view.enc);
         let hints = snap.inlay_hints(&view.path, r)?;
         Ok(Some(
             hints
@@ -884,7 +876,7 @@ pub(crate) async fn code_action(b: &Backend, params: CodeActionParams) -> Result
     let uri = params.text_document.uri.clone();
     let from_compiler = uri_to_path(&uri).map(|p| crate::compiler::stored_for(b, &p)).unwrap_or_default();
     b.with_doc(&params.text_document.uri, "code actions", move |snap, view| {
-        let r = view.index.text_range(&view.text, range, view.enc);
+        let r = view.index.text_range(range, view.enc);
         let actions = snap.code_actions(&view.path, r)?;
         let compiler_fixes = crate::compiler::fix_actions(&from_compiler, r, view, &uri, &client_diags);
         Ok(Some(

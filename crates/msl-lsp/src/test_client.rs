@@ -158,8 +158,13 @@ impl LspClient {
 
     /// Waits for `publishDiagnostics` for `uri` (with `version`, when given).
     pub async fn diagnostics(&self, uri: &str, version: Option<i64>) -> Option<Value> {
+        self.diagnostics_within(Duration::from_secs(30), uri, version).await
+    }
+
+    /// [`Self::diagnostics`], waiting up to `timeout`.
+    pub async fn diagnostics_within(&self, timeout: Duration, uri: &str, version: Option<i64>) -> Option<Value> {
         let uri = uri.to_string();
-        self.wait_for(Duration::from_secs(30), move |m| {
+        self.wait_for(timeout, move |m| {
             m["method"] == "textDocument/publishDiagnostics"
                 && m["params"]["uri"] == uri.as_str()
                 && version.is_none_or(|v| m["params"]["version"] == v)
