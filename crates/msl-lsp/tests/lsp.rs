@@ -626,7 +626,7 @@ async fn survives_panics_garbage_and_huge_inputs() {
     let big: String = "kernel void k(device float *d [[buffer(0)]], uint i [[thread_position_in_grid]]) { d[i] = d[i] * 2.0f + 1.0f; }\n".repeat(10 * 1024 * 1024 / 110);
     let big_uri = s.uri("big.metal");
     s.client.open(&big_uri, &big, 1);
-    // 95,000 kernels: seconds in a release build, many more in this unoptimized one on a
+    // 95,000 kernels: seconds in a release build, more in a test build on a
     // busy machine (speed is measured by `cargo xtask bench`, not here)
     let d = s
         .client
