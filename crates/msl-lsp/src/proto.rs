@@ -496,15 +496,24 @@ pub(crate) async fn goto(
             GotoKind::Declaration => snap.declaration(&view.path, offset)?,
             GotoKind::TypeDefinition => snap.type_definition(&view.path, offset)?,
         };
-        let links: Vec<Location> = targets.iter().filter_map(|t| location(t, view.enc, builtin.as_deref())).collect();
+        let mut indexes = FxHashMap::default();
+        let links: Vec<Location> =
+            targets.iter().filter_map(|t| location(t, view.enc, builtin.as_deref(), &mut indexes)).collect();
         Ok((!links.is_empty()).then_some(GotoDefinitionResponse::Array(links)))
     })
     .await
 }
 
-fn location(t: &NavTarget, enc: Encoding, builtin: Option<&Path>) -> Option<Location> {
+/// Where a target is, with the line index of its file from `indexes` (made there once per
+/// file: overloads of a library function are many targets in one long text).
+fn location<'a>(
+    t: &'a NavTarget,
+    enc: Encoding,
+    builtin: Option<&Path>,
+    indexes: &mut FxHashMap<&'a Path, LineIndex>,
+) -> Option<Location> {
     let path = if t.path == Path::new(msl_ide::BUILTIN_LIBRARY_PATH) { builtin?.to_path_buf() } else { t.path.clone() };
-    let index = LineIndex::new(&t.text);
+    let index = indexes.entry(&t.path).or_insert_with(|| LineIndex::new(&t.text));
     Some(Location { uri: uri_of(&path), range: index.range(t.focus, enc) })
 }
 
@@ -656,10 +665,12 @@ pub(crate) async fn workspace_symbol(
     let query = params.query;
     b.run_blocking("workspace symbols", move || {
         let syms = snap.workspace_symbols(&query)?;
+        // one line index per file, not per symbol
+        let mut indexes: FxHashMap<PathBuf, LineIndex> = FxHashMap::default();
         let out = syms
             .into_iter()
             .map(|s| {
-                let index = LineIndex::new(&s.text);
+                let index = indexes.entry(s.path.clone()).or_insert_with(|| LineIndex::new(&s.text));
                 SymbolInformation {
                     name: s.name,
                     kind: symbol_kind(s.kind),

@@ -346,6 +346,19 @@ async fn symbols_tokens_hints_folding_selection() {
     assert!(syms[5]["detail"].as_str().unwrap().starts_with("kernel void"), "{}", syms[5]);
     let ws = s.client.request("workspace/symbol", json!({"query": "blur"})).await;
     assert_eq!(ws[0]["name"], "blur");
+    // every symbol of every file: each location is at its name in its file's text
+    let ws = s.client.request("workspace/symbol", json!({"query": ""})).await;
+    let all = ws.as_array().unwrap();
+    let files: std::collections::BTreeSet<&str> = all.iter().map(|w| w["location"]["uri"].as_str().unwrap()).collect();
+    assert!(all.len() > 5 && files.len() > 1, "{ws}");
+    for w in all {
+        let path = w["location"]["uri"].as_str().unwrap().strip_prefix("file://").unwrap();
+        let text = std::fs::read_to_string(path).unwrap();
+        let start = &w["location"]["range"]["start"];
+        let line = text.lines().nth(start["line"].as_u64().unwrap() as usize).unwrap();
+        let name = w["name"].as_str().unwrap();
+        assert!(line[start["character"].as_u64().unwrap() as usize..].starts_with(name), "{w}\n{line}");
+    }
     // semantic tokens: decode and look at a few
     let legend_types = [
         "namespace",
