@@ -97,14 +97,9 @@ fn excerpt(line: &str, col: usize, width: usize) -> (String, usize, usize) {
         shown.push_str("...");
     }
     let pad = col.saturating_sub(from) + if from > 0 { 3 } else { 0 };
-    // carets stop at the end of the window (past the end of the line, one is still shown)
-    let width = if col < to {
-        width.min(to - col)
-    } else if to < len {
-        1
-    } else {
-        width
-    };
+    // carets stop at the end of the window (the window always reaches past the column of
+    // a cut line, so a column at or past `to` is past the end of the line)
+    let width = if col < to { width.min(to - col) } else { width };
     (shown, pad, width.max(1))
 }
 

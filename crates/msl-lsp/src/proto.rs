@@ -496,7 +496,9 @@ pub(crate) async fn goto(
             GotoKind::Declaration => snap.declaration(&view.path, offset)?,
             GotoKind::TypeDefinition => snap.type_definition(&view.path, offset)?,
         };
+        // the open document's own index serves its targets
         let mut indexes = FxHashMap::default();
+        indexes.insert(view.path.as_path(), view.index.clone());
         let links: Vec<Location> =
             targets.iter().filter_map(|t| location(t, view.enc, builtin.as_deref(), &mut indexes)).collect();
         Ok((!links.is_empty()).then_some(GotoDefinitionResponse::Array(links)))
@@ -510,10 +512,10 @@ fn location<'a>(
     t: &'a NavTarget,
     enc: Encoding,
     builtin: Option<&Path>,
-    indexes: &mut FxHashMap<&'a Path, LineIndex>,
+    indexes: &mut FxHashMap<&'a Path, Arc<LineIndex>>,
 ) -> Option<Location> {
     let path = if t.path == Path::new(msl_ide::BUILTIN_LIBRARY_PATH) { builtin?.to_path_buf() } else { t.path.clone() };
-    let index = indexes.entry(&t.path).or_insert_with(|| LineIndex::new(&t.text));
+    let index = indexes.entry(&t.path).or_insert_with(|| Arc::new(LineIndex::new(&t.text)));
     Some(Location { uri: uri_of(&path), range: index.range(t.focus, enc) })
 }
 
