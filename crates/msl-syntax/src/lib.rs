@@ -14,6 +14,7 @@ mod parse;
 mod parser;
 pub mod pp;
 mod reparse;
+mod short;
 mod syntax_kind;
 mod threads;
 pub mod vfs;

@@ -12,6 +12,7 @@ use crate::parser::{
     parse_events_streaming,
 };
 use crate::pp::{self, ARENA, NO_CALL, Preprocessed};
+use crate::short::{self, ShortText};
 use crate::{FileId, FileResolver, PpConfig, Severity, SyntaxKind, SyntaxNode, SyntaxToken, TextRange, TextSize, Vfs};
 
 /// A message about the source: a preprocessor or syntax error, or a warning.
@@ -688,7 +689,7 @@ impl<'t> Builder<'t> {
             }
             return spaces[base + run.len()].get_or_insert_with(|| GreenToken::new(kind.into(), text())).clone();
         }
-        if bytes.len() <= 16 {
+        if bytes.len() <= short::MAX {
             let key = TokenKey::new(kind, bytes);
             let mask = self.tables.recent.len() - 1;
             let slot = &mut self.tables.recent[key.hash() as usize & mask];
@@ -747,36 +748,21 @@ fn interned<'t>(
     tokens.entry((kind, text)).or_insert_with(|| GreenToken::new(kind.into(), text)).clone()
 }
 
-/// A token's kind and text of up to 16 bytes, as two words loaded from the text; with the
-/// length they determine the text.
+/// A token's kind and text of up to [`short::MAX`] bytes (see [`ShortText`]).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 struct TokenKey {
     kind: SyntaxKind,
-    len: u8,
-    words: [u64; 2],
+    text: ShortText,
 }
 
 impl TokenKey {
     fn new(kind: SyntaxKind, b: &[u8]) -> TokenKey {
-        let n = b.len();
-        let w64 = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().unwrap_or_default());
-        let w32 = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().unwrap_or_default()) as u64;
-        let words = match n {
-            8.. => [w64(0), w64(n - 8)],
-            4..8 => [w32(0) | w32(n - 4) << 32, 0],
-            1..4 => [b[0] as u64 | (b[n / 2] as u64) << 8 | (b[n - 1] as u64) << 16, 0],
-            0 => [0, 0],
-        };
-        TokenKey { kind, len: n as u8, words }
+        TokenKey { kind, text: ShortText::new(b) }
     }
 
     /// The key's hash, in the low bits.
     fn hash(&self) -> u64 {
-        const K: u64 = 0x9e37_79b9_7f4a_7c15;
-        let h = (self.words[0] ^ self.words[1].rotate_left(17) ^ ((self.kind as u64) << 8) ^ self.len as u64)
-            .wrapping_mul(K);
-        // a multiplication mixes upwards: the top bits are the well-mixed ones
-        h >> 40
+        self.text.hash(self.kind as u64)
     }
 }
 

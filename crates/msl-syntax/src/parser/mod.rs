@@ -689,35 +689,44 @@ impl<'a> Parser<'a> {
 
     /// Enters one level of nesting; false (with an error, and the nested group skipped)
     /// when too deep.
+    #[inline]
     pub(crate) fn enter(&mut self) -> bool {
         if self.depth >= MAX_DEPTH {
-            self.error(format!(
-                "nesting is too deep (more than {MAX_DEPTH} levels); the rest of this construct is skipped"
-            ));
-            let m = self.start();
-            // skip the rest of the enclosing construct: up to the end of the statement
-            let mut depth = 0i64;
-            while !self.at_eof() {
-                match self.current() {
-                    L_PAREN | L_BRACK | L_CURLY => depth += 1,
-                    R_PAREN | R_BRACK | R_CURLY => {
-                        depth -= 1;
-                        if depth < 0 {
-                            break;
-                        }
-                    }
-                    SEMI if depth <= 0 => break,
-                    _ => {}
-                }
-                self.bump_any();
-            }
-            m.complete(self, ERROR);
-            return false;
+            return self.too_deep();
         }
         self.depth += 1;
         true
     }
 
+    /// [`Parser::enter`] at the depth limit: reports it and skips the construct.
+    #[cold]
+    #[inline(never)]
+    fn too_deep(&mut self) -> bool {
+        self.error(format!(
+            "nesting is too deep (more than {MAX_DEPTH} levels); the rest of this construct is skipped"
+        ));
+        let m = self.start();
+        // skip the rest of the enclosing construct: up to the end of the statement
+        let mut depth = 0i64;
+        while !self.at_eof() {
+            match self.current() {
+                L_PAREN | L_BRACK | L_CURLY => depth += 1,
+                R_PAREN | R_BRACK | R_CURLY => {
+                    depth -= 1;
+                    if depth < 0 {
+                        break;
+                    }
+                }
+                SEMI if depth <= 0 => break,
+                _ => {}
+            }
+            self.bump_any();
+        }
+        m.complete(self, ERROR);
+        false
+    }
+
+    #[inline]
     pub(crate) fn leave(&mut self) {
         self.depth -= 1;
     }

@@ -3,6 +3,7 @@
 //! template argument list only when `a` names a template.
 
 use super::Word;
+use crate::short::{self, ShortText};
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 
@@ -79,9 +80,12 @@ pub(crate) struct Scopes<'a> {
 /// The names a parse has seen, numbered in order of first use. A number stands for its
 /// text: the parser keeps each identifier token's number, so a token's text is hashed
 /// once however often it is looked up.
-#[derive(Default)]
 struct Names<'a> {
     ids: FxHashMap<&'a str, u32>,
+    /// A direct-mapped cache in front of `ids` for names of up to [`short::MAX`] bytes,
+    /// its size a power of two: a name's short form and its number plus one (0 in an
+    /// empty slot). Most look-ups are of names seen before, and end here.
+    short: Vec<(ShortText, u32)>,
     info: Vec<Name>,
     texts: Vec<&'a str>,
 }
@@ -115,6 +119,7 @@ impl<'a> Scopes<'a> {
         let n = (tokens / 16).clamp(16, 2048);
         let names = Names {
             ids: FxHashMap::with_capacity_and_hasher(n, Default::default()),
+            short: vec![Default::default(); (2 * n).next_power_of_two()],
             info: Vec::with_capacity(n),
             texts: Vec::with_capacity(n),
         };
@@ -124,13 +129,30 @@ impl<'a> Scopes<'a> {
     /// The number of `name` (given on its first use).
     pub(crate) fn intern(&self, name: &'a str) -> u32 {
         let mut names = self.names.borrow_mut();
-        let Names { ids, info, texts } = &mut *names;
-        *ids.entry(name).or_insert_with(|| {
+        let Names { ids, short, info, texts } = &mut *names;
+        let slot = (name.len() <= short::MAX).then(|| {
+            let key = ShortText::new(name.as_bytes());
+            (key, key.hash(0) as usize & (short.len() - 1))
+        });
+        if let Some((key, i)) = slot
+            && let Some(&(k, id)) = short.get(i)
+            && k == key
+            && id != 0
+        {
+            return id - 1;
+        }
+        let id = *ids.entry(name).or_insert_with(|| {
             let word = Word::of(name);
             info.push(Name { bound: None, any_type: None, namespace: false, builtin: builtin(name), word });
             texts.push(name);
             info.len() as u32 - 1
-        })
+        });
+        if let Some((key, i)) = slot
+            && let Some(entry) = short.get_mut(i)
+        {
+            *entry = (key, id + 1);
+        }
+        id
     }
 
     /// What the name numbered `id` means as a contextual keyword.
@@ -549,6 +571,34 @@ mod tests {
         }
         for n in ["float5", "foo", "packed_float", "floating", "int4x", "inta"] {
             assert!(!is_numeric_type_name(n), "{n}");
+        }
+    }
+
+    #[test]
+    fn names_keep_their_numbers_past_the_short_cache() {
+        // many more names than the smallest cache has slots, of every length around the
+        // short limit, most differing from another in one byte
+        let mut names = Vec::new();
+        for len in 1..=short::MAX + 2 {
+            let base: String = (0..len).map(|i| (b'a' + (i % 26) as u8) as char).collect();
+            for pos in 0..len {
+                let mut t = base.clone().into_bytes();
+                t[pos] = b'_';
+                names.push(String::from_utf8(t).expect("ASCII"));
+            }
+            names.push(base);
+        }
+        let s = Scopes::new();
+        assert!(s.names.borrow().short.len() < names.len() / 4);
+        // numbers in order of first use, each name its own
+        let first: Vec<u32> = names.iter().map(|n| s.intern(n)).collect();
+        assert_eq!(first, (0..names.len() as u32).collect::<Vec<_>>());
+        // and the same number every time after, found in the cache or not
+        for _ in 0..2 {
+            for (n, &id) in names.iter().zip(&first).rev() {
+                assert_eq!(s.intern(n), id, "{n}");
+                assert_eq!(s.text(id), n);
+            }
         }
     }
 
