@@ -462,16 +462,22 @@ impl<'a> Parser<'a> {
     /// The number the scopes know the name of token `i` by (see [`Scopes::intern`]). A
     /// name is often looked up twice, by a look-ahead and by the parse that follows it, so
     /// each token keeps its number and its text is hashed once.
+    #[inline]
     pub(crate) fn name_at(&self, i: usize) -> u32 {
         match self.name_ids.get(i).map(Cell::get) {
-            Some(0) => {
-                let id = self.scopes.intern(self.text_at(i));
-                self.name_ids[i].set(id + 1);
-                id
-            }
-            Some(id) => id - 1,
-            None => self.scopes.intern(self.text_at(i)),
+            Some(id) if id != 0 => id - 1,
+            _ => self.first_name_at(i),
         }
+    }
+
+    /// [`Parser::name_at`] the first time token `i` is looked at.
+    #[inline(never)]
+    fn first_name_at(&self, i: usize) -> u32 {
+        let id = self.scopes.intern(self.text_at(i));
+        if let Some(known) = self.name_ids.get(i) {
+            known.set(id + 1);
+        }
+        id
     }
 
     /// What token `i` means as a contextual keyword ([`Word::None`] for tokens other than

@@ -127,20 +127,32 @@ impl<'a> Scopes<'a> {
     }
 
     /// The number of `name` (given on its first use).
+    #[inline]
     pub(crate) fn intern(&self, name: &'a str) -> u32 {
+        if name.len() > short::MAX {
+            return self.intern_in_table(name, None);
+        }
+        let key = ShortText::new(name.as_bytes());
+        let slot = {
+            let names = self.names.borrow();
+            let slot = key.hash(0) as usize & (names.short.len() - 1);
+            if let Some(&(k, id)) = names.short.get(slot)
+                && k == key
+                && id != 0
+            {
+                return id - 1;
+            }
+            slot
+        };
+        self.intern_in_table(name, Some((key, slot)))
+    }
+
+    /// [`Scopes::intern`] for a name not in the short cache: found in the table of all
+    /// names, or numbered now, and entered in `slot` of the cache.
+    #[inline(never)]
+    fn intern_in_table(&self, name: &'a str, slot: Option<(ShortText, usize)>) -> u32 {
         let mut names = self.names.borrow_mut();
         let Names { ids, short, info, texts } = &mut *names;
-        let slot = (name.len() <= short::MAX).then(|| {
-            let key = ShortText::new(name.as_bytes());
-            (key, key.hash(0) as usize & (short.len() - 1))
-        });
-        if let Some((key, i)) = slot
-            && let Some(&(k, id)) = short.get(i)
-            && k == key
-            && id != 0
-        {
-            return id - 1;
-        }
         let id = *ids.entry(name).or_insert_with(|| {
             let word = Word::of(name);
             info.push(Name { bound: None, any_type: None, namespace: false, builtin: builtin(name), word });
@@ -157,7 +169,7 @@ impl<'a> Scopes<'a> {
 
     /// What the name numbered `id` means as a contextual keyword.
     pub(crate) fn word(&self, id: u32) -> Word {
-        self.name(id).map_or(Word::Plain, |n| n.word)
+        self.names.borrow().info.get(id as usize).map_or(Word::Plain, |n| n.word)
     }
 
     /// The name numbered `id`.

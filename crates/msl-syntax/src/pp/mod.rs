@@ -135,7 +135,7 @@ pub struct Preprocessed {
 
 impl Preprocessed {
     /// The text of a piece.
-    #[inline]
+    #[inline(always)]
     pub fn text(&self, p: &Piece) -> &str {
         let (s, e) = (p.start as usize, (p.start + p.len) as usize);
         if p.file == ARENA { &self.arena[s..e] } else { &self.files[p.file as usize].text[s..e] }
