@@ -721,4 +721,35 @@ mod tests {
             assert_eq!(SyntaxKind::from_keyword(not_kw), None, "{not_kw}");
         }
     }
+
+    #[test]
+    fn keywords_are_found_as_by_comparing_their_text() {
+        // every keyword, and words a byte away from one: changed, dropped or added
+        let mut words = Vec::new();
+        for k in 0..SyntaxKind::__LAST as u16 {
+            let Some(text) = SyntaxKind::from(k).text() else { continue };
+            if !text.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+                continue;
+            }
+            words.push(text.to_string());
+            for pos in 0..text.len() {
+                for b in [b'a', b'z', b'_', b'0'] {
+                    let mut changed = text.as_bytes().to_vec();
+                    changed[pos] = b;
+                    words.push(String::from_utf8(changed).expect("ASCII"));
+                }
+                words.push(format!("{}{}", &text[..pos], &text[pos + 1..]));
+            }
+            words.push(format!("{text}s"));
+            words.push(format!("{text}_"));
+        }
+        assert!(words.len() > 2000, "{}", words.len());
+        let mut found = 0;
+        for w in &words {
+            let expected = SyntaxKind::keyword_match(w);
+            assert_eq!(SyntaxKind::from_keyword(w), expected, "{w}");
+            found += usize::from(expected.is_some());
+        }
+        assert!(found >= 80, "{found}");
+    }
 }
