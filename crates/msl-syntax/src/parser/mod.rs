@@ -461,7 +461,7 @@ impl<'a> Parser<'a> {
 
     /// The number the scopes know the name of token `i` by (see [`Scopes::intern`]). A
     /// name is often looked up twice, by a look-ahead and by the parse that follows it, so
-    /// each token keeps its number and its text is hashed once.
+    /// each token keeps its number and its text is looked up once.
     #[inline]
     pub(crate) fn name_at(&self, i: usize) -> u32 {
         match self.name_ids.get(i).map(Cell::get) {

@@ -78,8 +78,8 @@ pub(crate) struct Scopes<'a> {
 }
 
 /// The names a parse has seen, numbered in order of first use. A number stands for its
-/// text: the parser keeps each identifier token's number, so a token's text is hashed
-/// once however often it is looked up.
+/// text: the parser keeps each identifier token's number, so a token's text is looked up
+/// once however often the parser asks about it.
 struct Names<'a> {
     ids: FxHashMap<&'a str, u32>,
     /// A direct-mapped cache in front of `ids` for names of up to [`short::MAX`] bytes,
