@@ -14,8 +14,7 @@ pub(crate) struct ShortText {
 }
 
 impl ShortText {
-    /// The short form of `b`, which has at most [`MAX`] bytes (only the first and last
-    /// [`MAX`] bytes of a longer text count).
+    /// The short form of `b`, which has at most [`MAX`] bytes.
     #[inline]
     pub(crate) fn new(b: &[u8]) -> ShortText {
         debug_assert!(b.len() <= MAX, "a short text has at most {MAX} bytes");
