@@ -119,20 +119,49 @@ fn is_ident_start(b: u8) -> bool {
     b.is_ascii_alphabetic() || b == b'_' || b == b'$'
 }
 
-/// Bytes that continue an identifier, as a table (the lexer's innermost loop).
-static IDENT_CONTINUE: [bool; 256] = {
-    let mut t = [false; 256];
+/// Byte classes, as bits in [`CLASS`].
+mod class {
+    /// White space within a line.
+    pub const SPACE: u8 = 1;
+    /// Line breaks.
+    pub const BREAK: u8 = 2;
+    /// The bytes that continue an identifier.
+    pub const WORD: u8 = 4;
+}
+
+/// The classes of each byte, as a table (the lexer's innermost loops).
+static CLASS: [u8; 256] = {
+    let mut t = [0; 256];
     let mut b = 0;
     while b < 256 {
         let c = b as u8;
-        t[b] = c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
+        if matches!(c, b' ' | b'\t' | 0x0b | 0x0c) {
+            t[b] |= class::SPACE;
+        }
+        if matches!(c, b'\n' | b'\r') {
+            t[b] |= class::BREAK;
+        }
+        if c.is_ascii_alphanumeric() || c == b'_' || c == b'$' {
+            t[b] |= class::WORD;
+        }
         b += 1;
     }
     t
 };
 
 fn is_ident_continue(b: u8) -> bool {
-    IDENT_CONTINUE[b as usize]
+    CLASS[b as usize] & class::WORD != 0
+}
+
+/// The first position from `pos` on whose byte is in none of `classes`.
+#[inline(always)]
+fn skip(bytes: &[u8], mut pos: usize, classes: u8) -> usize {
+    while let Some(&b) = bytes.get(pos)
+        && CLASS[b as usize] & classes != 0
+    {
+        pos += 1;
+    }
+    pos
 }
 
 impl<'a> Lexer<'a> {
@@ -175,61 +204,103 @@ impl<'a> Lexer<'a> {
     }
 
     /// Lexes tokens until one ends at or after `stop` (or the text ends).
+    ///
+    /// Line breaks, white space, identifiers and punctuation (nine tokens in ten) are
+    /// lexed here, with the position and the tokens in locals; the rest by the methods
+    /// below, from `self.pos` into `self.tokens`.
     fn run(&mut self, stop: usize) {
-        while self.pos < self.bytes.len() && self.pos < stop {
-            let start = self.pos;
-            let b = self.bytes[self.pos];
-            match b {
+        let bytes = self.bytes;
+        let mut pos = self.pos;
+        let mut tokens = std::mem::take(&mut self.tokens);
+        // lexes one token with a method of `self`
+        macro_rules! by_method {
+            ($($call:tt)*) => {{
+                self.pos = pos;
+                self.tokens = tokens;
+                self.$($call)*;
+                tokens = std::mem::take(&mut self.tokens);
+                pos = self.pos;
+                continue;
+            }};
+        }
+        while pos < stop
+            && let Some(&b) = bytes.get(pos)
+        {
+            let start = pos;
+            let kind = match b {
+                // a line break together with the blank lines and indentation after it
                 b'\n' | b'\r' => {
-                    // a line break together with the blank lines and indentation after it
-                    self.pos += 1;
-                    while let Some(&b) = self.bytes.get(self.pos) {
-                        if matches!(b, b'\n' | b'\r' | b' ' | b'\t' | 0x0b | 0x0c) {
-                            self.pos += 1;
-                        } else {
-                            break;
-                        }
-                    }
-                    self.push(NEWLINE, start);
+                    pos = skip(bytes, pos + 1, class::SPACE | class::BREAK);
+                    NEWLINE
                 }
                 b' ' | b'\t' | 0x0b | 0x0c => {
-                    self.pos += 1;
-                    while self.pos < self.bytes.len() {
-                        match self.bytes[self.pos] {
-                            b' ' | b'\t' | 0x0b | 0x0c => self.pos += 1,
-                            b'\\' => {
-                                let n = self.continuation_len(self.pos);
-                                if n == 0 {
-                                    break;
-                                }
-                                self.pos += n;
-                            }
-                            _ => break,
-                        }
+                    pos = skip(bytes, pos + 1, class::SPACE);
+                    if bytes.get(pos) == Some(&b'\\') {
+                        pos = self.spaces_and_continuations(pos);
                     }
-                    self.push(WHITESPACE, start);
+                    WHITESPACE
                 }
-                b'\\' => {
-                    let n = self.continuation_len(self.pos);
-                    if n > 0 {
-                        self.pos += n;
-                        self.push(WHITESPACE, start);
-                    } else {
-                        self.pos += 1;
-                        self.error(start, self.pos, "stray `\\` in program");
-                        self.push(ERROR_TOKEN, start);
+                b'a'..=b'z' | b'A'..=b'Z' | b'_' | b'$' => {
+                    pos = skip(bytes, pos + 1, class::WORD);
+                    if bytes.get(pos).is_some_and(|&b| b >= 0x80 || b == b'"' || b == b'\'') {
+                        // a non-ASCII letter, or a literal's prefix
+                        by_method!(ident_or_prefixed_literal(start))
                     }
+                    SyntaxKind::from_keyword_bytes(&bytes[start..pos]).unwrap_or(IDENT)
                 }
-                b'/' if self.peek(1) == b'/' => self.line_comment(start),
-                b'/' if self.peek(1) == b'*' => self.block_comment(start),
-                b'0'..=b'9' => self.number(start),
-                b'.' if self.peek(1).is_ascii_digit() => self.number(start),
-                b'"' => self.string(start, 0),
-                b'\'' => self.char_lit(start, 0),
-                _ if is_ident_start(b) => self.ident_or_prefixed_literal(start),
-                _ if b >= 0x80 => self.non_ascii(start),
-                _ => self.punct(start),
+                b'/' if bytes.get(pos + 1) == Some(&b'/') => by_method!(line_comment(start)),
+                b'/' if bytes.get(pos + 1) == Some(&b'*') => by_method!(block_comment(start)),
+                b'.' if bytes.get(pos + 1).is_some_and(u8::is_ascii_digit) => by_method!(number(start)),
+                b'0'..=b'9' | b'"' | b'\'' | b'\\' | 0x80.. => by_method!(other(start, b)),
+                _ => {
+                    let at = |i: usize| bytes.get(pos + i).copied().unwrap_or(0);
+                    let (kind, len) = punct(b, at(1), at(2));
+                    pos += len;
+                    if kind == ERROR_TOKEN {
+                        let shown =
+                            if b.is_ascii_graphic() { format!("`{}`", b as char) } else { format!("byte 0x{b:02x}") };
+                        self.error(start, pos, format!("unexpected character {shown}"));
+                    }
+                    kind
+                }
+            };
+            tokens.push(Token { kind, start: start as u32, len: (pos - start) as u32 });
+        }
+        self.pos = pos;
+        self.tokens = tokens;
+    }
+
+    /// The end of white space that goes on past line continuations, from a backslash at
+    /// `pos`.
+    fn spaces_and_continuations(&self, mut pos: usize) -> usize {
+        loop {
+            let n = self.continuation_len(pos);
+            if n == 0 {
+                return pos;
             }
+            pos = skip(self.bytes, pos + n, class::SPACE);
+        }
+    }
+
+    /// The tokens that start with a digit, a quote, a backslash or a non-ASCII byte `b`,
+    /// at `start` (`self.pos`).
+    fn other(&mut self, start: usize, b: u8) {
+        match b {
+            b'\\' => {
+                let n = self.continuation_len(self.pos);
+                if n > 0 {
+                    self.pos += n;
+                    self.push(WHITESPACE, start);
+                } else {
+                    self.pos += 1;
+                    self.error(start, self.pos, "stray `\\` in program");
+                    self.push(ERROR_TOKEN, start);
+                }
+            }
+            b'"' => self.string(start, 0),
+            b'\'' => self.char_lit(start, 0),
+            b'0'..=b'9' => self.number(start),
+            _ => self.non_ascii(start),
         }
     }
 
@@ -431,72 +502,65 @@ impl<'a> Lexer<'a> {
             }
         }
     }
+}
 
-    fn punct(&mut self, start: usize) {
-        let b0 = self.peek(0);
-        let b1 = self.peek(1);
-        let b2 = self.peek(2);
-        let (kind, len) = match (b0, b1, b2) {
-            (b'<', b'<', b'=') => (SHLEQ, 3),
-            (b'>', b'>', b'=') => (SHREQ, 3),
-            (b'<', b'=', b'>') => (SPACESHIP, 3),
-            (b'.', b'.', b'.') => (DOT3, 3),
-            (b'-', b'>', b'*') => (ARROW_STAR, 3),
-            (b'<', b'<', _) => (SHL, 2),
-            (b'>', b'>', _) => (SHR, 2),
-            (b'<', b'=', _) => (LTEQ, 2),
-            (b'>', b'=', _) => (GTEQ, 2),
-            (b'=', b'=', _) => (EQ2, 2),
-            (b'!', b'=', _) => (NEQ, 2),
-            (b':', b':', _) => (COLON2, 2),
-            (b'.', b'*', _) => (DOT_STAR, 2),
-            (b'-', b'>', _) => (ARROW, 2),
-            (b'&', b'&', _) => (AMP2, 2),
-            (b'|', b'|', _) => (PIPE2, 2),
-            (b'+', b'+', _) => (PLUS2, 2),
-            (b'-', b'-', _) => (MINUS2, 2),
-            (b'+', b'=', _) => (PLUSEQ, 2),
-            (b'-', b'=', _) => (MINUSEQ, 2),
-            (b'*', b'=', _) => (STAREQ, 2),
-            (b'/', b'=', _) => (SLASHEQ, 2),
-            (b'%', b'=', _) => (PERCENTEQ, 2),
-            (b'&', b'=', _) => (AMPEQ, 2),
-            (b'|', b'=', _) => (PIPEEQ, 2),
-            (b'^', b'=', _) => (CARETEQ, 2),
-            (b'#', b'#', _) => (HASH2, 2),
-            (b';', _, _) => (SEMI, 1),
-            (b',', _, _) => (COMMA, 1),
-            (b'(', _, _) => (L_PAREN, 1),
-            (b')', _, _) => (R_PAREN, 1),
-            (b'{', _, _) => (L_CURLY, 1),
-            (b'}', _, _) => (R_CURLY, 1),
-            (b'[', _, _) => (L_BRACK, 1),
-            (b']', _, _) => (R_BRACK, 1),
-            (b'<', _, _) => (L_ANGLE, 1),
-            (b'>', _, _) => (R_ANGLE, 1),
-            (b'=', _, _) => (EQ, 1),
-            (b'!', _, _) => (BANG, 1),
-            (b'~', _, _) => (TILDE, 1),
-            (b'?', _, _) => (QUESTION, 1),
-            (b':', _, _) => (COLON, 1),
-            (b'.', _, _) => (DOT, 1),
-            (b'+', _, _) => (PLUS, 1),
-            (b'-', _, _) => (MINUS, 1),
-            (b'*', _, _) => (STAR, 1),
-            (b'/', _, _) => (SLASH, 1),
-            (b'%', _, _) => (PERCENT, 1),
-            (b'&', _, _) => (AMP, 1),
-            (b'|', _, _) => (PIPE, 1),
-            (b'^', _, _) => (CARET, 1),
-            (b'#', _, _) => (HASH, 1),
-            _ => (ERROR_TOKEN, 1),
-        };
-        self.pos += len;
-        if kind == ERROR_TOKEN {
-            let shown = if b0.is_ascii_graphic() { format!("`{}`", b0 as char) } else { format!("byte 0x{b0:02x}") };
-            self.error(start, self.pos, format!("unexpected character {shown}"));
-        }
-        self.push(kind, start);
+/// The punctuator that starts with the bytes `b0`, `b1` and `b2` (0 past the end), by
+/// maximal munch, and its length; `ERROR_TOKEN` for a byte that starts none.
+fn punct(b0: u8, b1: u8, b2: u8) -> (SyntaxKind, usize) {
+    match (b0, b1, b2) {
+        (b'<', b'<', b'=') => (SHLEQ, 3),
+        (b'>', b'>', b'=') => (SHREQ, 3),
+        (b'<', b'=', b'>') => (SPACESHIP, 3),
+        (b'.', b'.', b'.') => (DOT3, 3),
+        (b'-', b'>', b'*') => (ARROW_STAR, 3),
+        (b'<', b'<', _) => (SHL, 2),
+        (b'>', b'>', _) => (SHR, 2),
+        (b'<', b'=', _) => (LTEQ, 2),
+        (b'>', b'=', _) => (GTEQ, 2),
+        (b'=', b'=', _) => (EQ2, 2),
+        (b'!', b'=', _) => (NEQ, 2),
+        (b':', b':', _) => (COLON2, 2),
+        (b'.', b'*', _) => (DOT_STAR, 2),
+        (b'-', b'>', _) => (ARROW, 2),
+        (b'&', b'&', _) => (AMP2, 2),
+        (b'|', b'|', _) => (PIPE2, 2),
+        (b'+', b'+', _) => (PLUS2, 2),
+        (b'-', b'-', _) => (MINUS2, 2),
+        (b'+', b'=', _) => (PLUSEQ, 2),
+        (b'-', b'=', _) => (MINUSEQ, 2),
+        (b'*', b'=', _) => (STAREQ, 2),
+        (b'/', b'=', _) => (SLASHEQ, 2),
+        (b'%', b'=', _) => (PERCENTEQ, 2),
+        (b'&', b'=', _) => (AMPEQ, 2),
+        (b'|', b'=', _) => (PIPEEQ, 2),
+        (b'^', b'=', _) => (CARETEQ, 2),
+        (b'#', b'#', _) => (HASH2, 2),
+        (b';', _, _) => (SEMI, 1),
+        (b',', _, _) => (COMMA, 1),
+        (b'(', _, _) => (L_PAREN, 1),
+        (b')', _, _) => (R_PAREN, 1),
+        (b'{', _, _) => (L_CURLY, 1),
+        (b'}', _, _) => (R_CURLY, 1),
+        (b'[', _, _) => (L_BRACK, 1),
+        (b']', _, _) => (R_BRACK, 1),
+        (b'<', _, _) => (L_ANGLE, 1),
+        (b'>', _, _) => (R_ANGLE, 1),
+        (b'=', _, _) => (EQ, 1),
+        (b'!', _, _) => (BANG, 1),
+        (b'~', _, _) => (TILDE, 1),
+        (b'?', _, _) => (QUESTION, 1),
+        (b':', _, _) => (COLON, 1),
+        (b'.', _, _) => (DOT, 1),
+        (b'+', _, _) => (PLUS, 1),
+        (b'-', _, _) => (MINUS, 1),
+        (b'*', _, _) => (STAR, 1),
+        (b'/', _, _) => (SLASH, 1),
+        (b'%', _, _) => (PERCENT, 1),
+        (b'&', _, _) => (AMP, 1),
+        (b'|', _, _) => (PIPE, 1),
+        (b'^', _, _) => (CARET, 1),
+        (b'#', _, _) => (HASH, 1),
+        _ => (ERROR_TOKEN, 1),
     }
 }
 
@@ -767,6 +831,81 @@ mod tests {
                 (IDENT, "half")
             ]
         );
+    }
+
+    /// The lexer keeps no state between tokens, so each token lexed alone is the same one
+    /// token: a check of where every token ends, over texts made of pieces that end or
+    /// run on tokens (prefixes and quotes, continuations, non-ASCII letters, a `.` or
+    /// `/` before a digit or a star, the text's end).
+    #[test]
+    fn every_token_lexes_alone_as_itself() {
+        let pieces = [
+            "u8",
+            "u",
+            "R",
+            "L",
+            "x",
+            "_a$",
+            "\u{e9}",
+            "\u{2014}",
+            "\"",
+            "'",
+            "\\",
+            "\\\n",
+            "\\ \t\r\n",
+            " ",
+            "\t",
+            "\u{b}",
+            "\n",
+            "\r\n",
+            "  \n ",
+            "/",
+            "*",
+            "/*",
+            "*/",
+            "//",
+            ".",
+            "..",
+            "5",
+            "0x",
+            "e+",
+            "1'0",
+            "-",
+            ">",
+            ">>=",
+            "<",
+            "=",
+            "#",
+            "##",
+            "(",
+            "@",
+            "\u{1}",
+            "bf",
+            "half",
+            "device",
+            "constexpr",
+            "threadgroup_imageblock",
+        ];
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for _ in 0..3000 {
+            let text: String = (0..next(12) + 1).map(|_| pieces[next(pieces.len())]).collect();
+            let (tokens, _) = lex(&text);
+            let mut at = 0;
+            for t in &tokens {
+                assert_eq!(t.start, at, "{text:?}: the tokens cover the text in order");
+                at = t.end();
+                let alone = &text[t.start as usize..t.end() as usize];
+                let (again, _) = lex(alone);
+                assert_eq!(again, [Token { kind: t.kind, start: 0, len: t.len }], "{alone:?} in {text:?}");
+            }
+            assert_eq!(at as usize, text.len(), "{text:?}");
+        }
     }
 
     #[test]

@@ -374,111 +374,102 @@ impl SyntaxKind {
     }
 
     pub fn from_keyword(ident: &str) -> Option<SyntaxKind> {
+        Self::from_keyword_bytes(ident.as_bytes())
+    }
+
+    /// The keyword spelled `ident`, if it is one.
+    pub fn from_keyword_bytes(ident: &[u8]) -> Option<SyntaxKind> {
         // most identifiers are rejected by their length and first letter alone
-        static MASKS: std::sync::OnceLock<[u32; 32]> = std::sync::OnceLock::new();
-        let masks = MASKS.get_or_init(|| {
-            let mut m = [0u32; 32];
-            for k in ALIGNAS_KW as u16..=FRAGMENT_KW as u16 {
-                if let Some(t) = SyntaxKind::from(k).text()
-                    && let Some(&c @ b'a'..=b'z') = t.as_bytes().first()
-                    && t.len() < 32
-                {
-                    m[t.len()] |= 1 << (c - b'a');
-                }
-            }
-            m
-        });
-        let b = ident.as_bytes();
-        match (b.first(), masks.get(b.len())) {
+        match (ident.first(), KEYWORD_LETTERS.get(ident.len())) {
             (Some(&c @ b'a'..=b'z'), Some(&m)) if m & (1 << (c - b'a')) != 0 => Self::keyword_match(ident),
             _ => None,
         }
     }
 
-    fn keyword_match(ident: &str) -> Option<SyntaxKind> {
+    fn keyword_match(ident: &[u8]) -> Option<SyntaxKind> {
         let kw = match ident {
-            "alignas" => ALIGNAS_KW,
-            "alignof" => ALIGNOF_KW,
-            "asm" => ASM_KW,
-            "auto" => AUTO_KW,
-            "bool" => BOOL_KW,
-            "break" => BREAK_KW,
-            "case" => CASE_KW,
-            "catch" => CATCH_KW,
-            "char" => CHAR_KW,
-            "class" => CLASS_KW,
-            "const" => CONST_KW,
-            "consteval" => CONSTEVAL_KW,
-            "constexpr" => CONSTEXPR_KW,
-            "constinit" => CONSTINIT_KW,
-            "const_cast" => CONST_CAST_KW,
-            "continue" => CONTINUE_KW,
-            "decltype" => DECLTYPE_KW,
-            "default" => DEFAULT_KW,
-            "delete" => DELETE_KW,
-            "do" => DO_KW,
-            "double" => DOUBLE_KW,
-            "dynamic_cast" => DYNAMIC_CAST_KW,
-            "else" => ELSE_KW,
-            "enum" => ENUM_KW,
-            "explicit" => EXPLICIT_KW,
-            "export" => EXPORT_KW,
-            "extern" => EXTERN_KW,
-            "false" => FALSE_KW,
-            "float" => FLOAT_KW,
-            "for" => FOR_KW,
-            "friend" => FRIEND_KW,
-            "goto" => GOTO_KW,
-            "if" => IF_KW,
-            "inline" => INLINE_KW,
-            "int" => INT_KW,
-            "long" => LONG_KW,
-            "mutable" => MUTABLE_KW,
-            "namespace" => NAMESPACE_KW,
-            "new" => NEW_KW,
-            "noexcept" => NOEXCEPT_KW,
-            "nullptr" => NULLPTR_KW,
-            "operator" => OPERATOR_KW,
-            "private" => PRIVATE_KW,
-            "protected" => PROTECTED_KW,
-            "public" => PUBLIC_KW,
-            "register" => REGISTER_KW,
-            "reinterpret_cast" => REINTERPRET_CAST_KW,
-            "return" => RETURN_KW,
-            "short" => SHORT_KW,
-            "signed" => SIGNED_KW,
-            "sizeof" => SIZEOF_KW,
-            "static" => STATIC_KW,
-            "static_assert" => STATIC_ASSERT_KW,
-            "static_cast" => STATIC_CAST_KW,
-            "struct" => STRUCT_KW,
-            "switch" => SWITCH_KW,
-            "template" => TEMPLATE_KW,
-            "this" => THIS_KW,
-            "thread_local" => THREAD_LOCAL_KW,
-            "throw" => THROW_KW,
-            "true" => TRUE_KW,
-            "try" => TRY_KW,
-            "typedef" => TYPEDEF_KW,
-            "typeid" => TYPEID_KW,
-            "typename" => TYPENAME_KW,
-            "union" => UNION_KW,
-            "unsigned" => UNSIGNED_KW,
-            "using" => USING_KW,
-            "virtual" => VIRTUAL_KW,
-            "void" => VOID_KW,
-            "volatile" => VOLATILE_KW,
-            "while" => WHILE_KW,
-            "device" => DEVICE_KW,
-            "constant" => CONSTANT_KW,
-            "thread" => THREAD_KW,
-            "threadgroup" => THREADGROUP_KW,
-            "threadgroup_imageblock" => THREADGROUP_IMAGEBLOCK_KW,
-            "ray_data" => RAY_DATA_KW,
-            "object_data" => OBJECT_DATA_KW,
-            "kernel" => KERNEL_KW,
-            "vertex" => VERTEX_KW,
-            "fragment" => FRAGMENT_KW,
+            b"alignas" => ALIGNAS_KW,
+            b"alignof" => ALIGNOF_KW,
+            b"asm" => ASM_KW,
+            b"auto" => AUTO_KW,
+            b"bool" => BOOL_KW,
+            b"break" => BREAK_KW,
+            b"case" => CASE_KW,
+            b"catch" => CATCH_KW,
+            b"char" => CHAR_KW,
+            b"class" => CLASS_KW,
+            b"const" => CONST_KW,
+            b"consteval" => CONSTEVAL_KW,
+            b"constexpr" => CONSTEXPR_KW,
+            b"constinit" => CONSTINIT_KW,
+            b"const_cast" => CONST_CAST_KW,
+            b"continue" => CONTINUE_KW,
+            b"decltype" => DECLTYPE_KW,
+            b"default" => DEFAULT_KW,
+            b"delete" => DELETE_KW,
+            b"do" => DO_KW,
+            b"double" => DOUBLE_KW,
+            b"dynamic_cast" => DYNAMIC_CAST_KW,
+            b"else" => ELSE_KW,
+            b"enum" => ENUM_KW,
+            b"explicit" => EXPLICIT_KW,
+            b"export" => EXPORT_KW,
+            b"extern" => EXTERN_KW,
+            b"false" => FALSE_KW,
+            b"float" => FLOAT_KW,
+            b"for" => FOR_KW,
+            b"friend" => FRIEND_KW,
+            b"goto" => GOTO_KW,
+            b"if" => IF_KW,
+            b"inline" => INLINE_KW,
+            b"int" => INT_KW,
+            b"long" => LONG_KW,
+            b"mutable" => MUTABLE_KW,
+            b"namespace" => NAMESPACE_KW,
+            b"new" => NEW_KW,
+            b"noexcept" => NOEXCEPT_KW,
+            b"nullptr" => NULLPTR_KW,
+            b"operator" => OPERATOR_KW,
+            b"private" => PRIVATE_KW,
+            b"protected" => PROTECTED_KW,
+            b"public" => PUBLIC_KW,
+            b"register" => REGISTER_KW,
+            b"reinterpret_cast" => REINTERPRET_CAST_KW,
+            b"return" => RETURN_KW,
+            b"short" => SHORT_KW,
+            b"signed" => SIGNED_KW,
+            b"sizeof" => SIZEOF_KW,
+            b"static" => STATIC_KW,
+            b"static_assert" => STATIC_ASSERT_KW,
+            b"static_cast" => STATIC_CAST_KW,
+            b"struct" => STRUCT_KW,
+            b"switch" => SWITCH_KW,
+            b"template" => TEMPLATE_KW,
+            b"this" => THIS_KW,
+            b"thread_local" => THREAD_LOCAL_KW,
+            b"throw" => THROW_KW,
+            b"true" => TRUE_KW,
+            b"try" => TRY_KW,
+            b"typedef" => TYPEDEF_KW,
+            b"typeid" => TYPEID_KW,
+            b"typename" => TYPENAME_KW,
+            b"union" => UNION_KW,
+            b"unsigned" => UNSIGNED_KW,
+            b"using" => USING_KW,
+            b"virtual" => VIRTUAL_KW,
+            b"void" => VOID_KW,
+            b"volatile" => VOLATILE_KW,
+            b"while" => WHILE_KW,
+            b"device" => DEVICE_KW,
+            b"constant" => CONSTANT_KW,
+            b"thread" => THREAD_KW,
+            b"threadgroup" => THREADGROUP_KW,
+            b"threadgroup_imageblock" => THREADGROUP_IMAGEBLOCK_KW,
+            b"ray_data" => RAY_DATA_KW,
+            b"object_data" => OBJECT_DATA_KW,
+            b"kernel" => KERNEL_KW,
+            b"vertex" => VERTEX_KW,
+            b"fragment" => FRAGMENT_KW,
             _ => return None,
         };
         Some(kw)
@@ -647,6 +638,25 @@ impl SyntaxKind {
     }
 }
 
+/// The first letters of keywords, by length: bit `c - 'a'` of entry `n` is set when a
+/// keyword of `n` bytes starts with `c`.
+static KEYWORD_LETTERS: [u32; 32] = {
+    let mut m = [0u32; 32];
+    let mut k = ALIGNAS_KW as u16;
+    while k <= FRAGMENT_KW as u16 {
+        // SAFETY: as in `From<u16>`: every discriminant below `__LAST` is assigned
+        let kind = unsafe { std::mem::transmute::<u16, SyntaxKind>(k) };
+        if let Some(t) = kind.text()
+            && let Some(&c @ b'a'..=b'z') = t.as_bytes().first()
+            && t.len() < 32
+        {
+            m[t.len()] |= 1 << (c - b'a');
+        }
+        k += 1;
+    }
+    m
+};
+
 static FIXED_LEN: [u8; __LAST as usize + 1] = {
     let mut table = [0u8; __LAST as usize + 1];
     let mut k = 0;
@@ -710,7 +720,7 @@ mod tests {
         for k in 0..SyntaxKind::__LAST as u16 {
             let kind = SyntaxKind::from(k);
             let Some(text) = kind.text() else { continue };
-            if let Some(kw) = SyntaxKind::keyword_match(text) {
+            if let Some(kw) = SyntaxKind::keyword_match(text.as_bytes()) {
                 assert_eq!(kw, kind, "{text}");
                 assert_eq!(SyntaxKind::from_keyword(text), Some(kind), "{text} is filtered out");
                 keywords += 1;
@@ -746,7 +756,7 @@ mod tests {
         assert!(words.len() > 2000, "{}", words.len());
         let mut found = 0;
         for w in &words {
-            let expected = SyntaxKind::keyword_match(w);
+            let expected = SyntaxKind::keyword_match(w.as_bytes());
             assert_eq!(SyntaxKind::from_keyword(w), expected, "{w}");
             found += usize::from(expected.is_some());
         }
