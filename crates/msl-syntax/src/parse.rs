@@ -238,9 +238,9 @@ enum Share {
 /// A unit on two threads from the start, its main file's `text` lexed already: while
 /// this thread preprocesses the unit, the second one makes the tree's tokens for every
 /// token of the main file, and of each header as the preprocessor lexes it (see
-/// [`Prebuilt`]). After that the parse goes on as in [`build_pipelined`], and the second
-/// thread's runs take their tokens from what it made. `None` only if the preprocessed
-/// unit went missing, which cannot happen.
+/// [`Prebuilt`]). After that the parse goes on as in [`build_pipelined`], and the runs
+/// take their tokens from what it made. `None` only if the preprocessed unit went missing,
+/// which cannot happen.
 fn parse_ahead(
     main: FileId,
     resolver: &dyn FileResolver,
@@ -251,9 +251,10 @@ fn parse_ahead(
 ) -> Option<Parse> {
     let tokens = Arc::new(tokens);
     let cell: std::sync::OnceLock<Preprocessed> = std::sync::OnceLock::new();
+    let made = MadeAhead::new();
     let queue = Arc::new(ChunkQueue::default());
-    let done = std::thread::scope(|s| {
-        let (text, tokens, queue, cell) = (&text, &tokens, &queue, &cell);
+    let mut done = std::thread::scope(|s| {
+        let (text, tokens, queue, cell, made) = (&text, &tokens, &queue, &cell, &made);
         // both senders belong to this closure: if the preprocessor panics, unwinding drops
         // them, and the second thread stops waiting instead of holding the scope open
         let (ready, wait_ready) = std::sync::mpsc::channel::<()>();
@@ -279,11 +280,11 @@ fn parse_ahead(
                         Some(Prebuilt::make(&mut own, &f.text, &f.tokens))
                     };
                 }
+                let prebuilt = made.get_or_init(|| prebuilt);
                 // an error: the preprocessing thread gave up (it is unwinding a panic)
                 wait_ready.recv().ok()?;
                 let pp = cell.get()?;
-                let b = TreeBuilder { prebuilt, ..TreeBuilder::with_builder(pp, builder) };
-                Some(build_runs(queue, b))
+                Some(build_runs(queue, TreeBuilder::with_builder(pp, builder).with_prebuilt(prebuilt)))
             })
             .ok();
         let lexed = pp::LexedMain { text: text.clone(), tokens: tokens.clone(), errors, tell: Some(tell) };
@@ -293,11 +294,13 @@ fn parse_ahead(
         // the second thread may be gone (could not start): nobody to tell
         let _ = ready.send(());
         let built = match worker {
-            Some(worker) => parse_alongside(pp, layout, HAND_OFF_EVENTS, queue, worker, share),
+            Some(worker) => parse_alongside(pp, layout, HAND_OFF_EVENTS, queue, worker, share, made),
             None => on_one_thread(pp, layout),
         };
         built.finish(pp)
     });
+    // the tokens made ahead and not used, a list per segment
+    done.spare.extend(made.into_inner().into_iter().flatten().flatten().flat_map(Prebuilt::into_segments));
     let pp = cell.into_inner()?;
     Some(done.into_parse(pp))
 }
@@ -330,7 +333,9 @@ fn build_pipelined<'p>(pp: &'p Preprocessed, layout: Option<TokenLayout>, chunk_
             .name("msl-tree".into())
             .spawn_scoped(s, || Some(build_runs(&queue, TreeBuilder::new(pp))));
         match worker {
-            Ok(worker) => parse_alongside(pp, layout, chunk_events, &queue, worker, Share::BothThreads),
+            Ok(worker) => {
+                parse_alongside(pp, layout, chunk_events, &queue, worker, Share::BothThreads, &MadeAhead::new())
+            }
             Err(_) => on_one_thread(pp, layout),
         }
     })
@@ -356,8 +361,13 @@ fn tree_of_events(pp: &Preprocessed, mut events: Vec<Event>) -> (GreenNode, Vec<
 /// built and its spare tokens (`None` if it gave up before taking any run).
 type WorkerResult = Option<(Vec<u32>, Vec<BuiltChunk>, Spare)>;
 
+/// Tokens made ahead for the tokens of files, by file index (see [`Prebuilt`]): set by the
+/// second thread once it has made them all.
+type MadeAhead = std::sync::OnceLock<Vec<Option<Prebuilt>>>;
+
 /// Parses on this thread, handing runs of events to `queue`, from which `worker` builds
-/// trees meanwhile; then builds the runs left too and puts the tree together.
+/// trees meanwhile; then builds the runs left too (with the tokens `made` ahead, if they
+/// are ready) and puts the tree together.
 fn parse_alongside<'p>(
     pp: &'p Preprocessed,
     layout: Option<TokenLayout>,
@@ -365,6 +375,7 @@ fn parse_alongside<'p>(
     queue: &Arc<ChunkQueue>,
     worker: std::thread::ScopedJoinHandle<'_, WorkerResult>,
     share: Share,
+    made: &MadeAhead,
 ) -> Built<'p> {
     let sink = queue.clone();
     // closes the queue however the parse ends, so that the builder thread never waits
@@ -372,7 +383,7 @@ fn parse_alongside<'p>(
     let closer = CloseOnDrop(queue);
     let (parser, rest) = parse_events_streaming(pp, layout, chunk_events, Box::new(move |chunk| sink.push(chunk)));
     drop(closer);
-    let mut b = TreeBuilder::new(pp);
+    let mut b = TreeBuilder::new(pp).with_prebuilt(made.get().map_or(&[], Vec::as_slice));
     let mut built = if share == Share::BothThreads { queue.work(&mut b) } else { Vec::new() };
     let (piece_starts, theirs, mut spare) = match worker.join().unwrap_or_else(|e| std::panic::resume_unwind(e)) {
         Some(done) => done,
@@ -469,6 +480,7 @@ impl ChunkQueue {
             b.resume_at((chunk.piece, chunk.split_off));
             let mut errors = Vec::new();
             b.feed(&mut chunk.events, &mut errors);
+            b.let_go();
             let children = b.take_chunk();
             out.push(BuiltChunk { index, children, errors });
         }
@@ -770,35 +782,97 @@ impl TokenKey {
 /// second thread has nothing to do while the unit is preprocessed; making the tokens then
 /// (looking up the shared token, counting the reference) takes that work off the tree
 /// building that follows.
+///
+/// The tree builders of both threads take tokens from them, each for the runs it builds.
+/// The tokens are kept in segments of [`SEGMENT`] tokens, each behind a lock that a
+/// builder holds while it takes tokens from the segment and lets go of at the end of a
+/// run. A builder that finds a segment held (at the seam of two runs built at once) makes
+/// the tokens it needs from it itself.
 struct Prebuilt {
     tokens: Arc<Vec<crate::lexer::Token>>,
-    made: Vec<Option<GreenToken>>,
+    segments: Vec<std::sync::Mutex<Segment>>,
+}
+
+/// A segment of [`Prebuilt`] tokens, each `Some` until a builder takes it.
+type Segment = Vec<Option<GreenToken>>;
+
+/// Tokens in a segment of [`Prebuilt`] tokens (a power of two): a lock taken for every
+/// thousand tokens costs nothing next to them.
+const SEGMENT: usize = 1 << 10;
+
+/// A tree builder taking tokens made ahead for one file.
+struct Taking<'a> {
+    from: &'a Prebuilt,
     /// The first token not yet passed: a file's pieces come in text order, so the search
     /// for a piece's token only goes forward (the pieces of a header included a second
     /// time are behind it, and are made anew).
     next: usize,
+    /// The segment whose lock this builder holds, and the index of its first token.
+    held: Option<(usize, std::sync::MutexGuard<'a, Segment>)>,
+}
+
+impl<'a> Taking<'a> {
+    /// The token made for the file's token at `start`, if that token has this length
+    /// and kind (the parser may have changed the kind), was not taken yet, and its segment
+    /// is not held by another builder.
+    fn take(&mut self, start: u32, len: u32, kind: SyntaxKind) -> Option<GreenToken> {
+        let tokens = &self.from.tokens[..];
+        let mut next = self.next;
+        if tokens.get(next).is_some_and(|t| t.start < start) {
+            // the next piece's token is most often the next token, else (at the start of a
+            // run) it may be far ahead
+            next += 1;
+            if tokens.get(next).is_some_and(|t| t.start < start) {
+                next += tokens[next..].partition_point(|t| t.start < start);
+            }
+            self.next = next;
+        }
+        let t = tokens.get(next)?;
+        if t.start != start || t.len != len || t.kind != kind {
+            return None;
+        }
+        if let Some((first, guard)) = &mut self.held
+            && let Some(slot) = guard.get_mut(next.wrapping_sub(*first))
+        {
+            return slot.take();
+        }
+        self.take_from_segment(next)
+    }
+
+    /// Token `i`, from its segment, which this builder does not hold yet.
+    #[cold]
+    #[inline(never)]
+    fn take_from_segment(&mut self, i: usize) -> Option<GreenToken> {
+        // let go of the segment before, then try this one
+        self.held = None;
+        let guard = self.from.segments.get(i / SEGMENT)?.try_lock().ok()?;
+        let (first, guard) = self.held.insert((i - i % SEGMENT, guard));
+        guard.get_mut(i - *first)?.take()
+    }
 }
 
 impl Prebuilt {
     fn make<'t>(builder: &mut Builder<'t>, text: &'t str, tokens: &Arc<Vec<crate::lexer::Token>>) -> Prebuilt {
-        let made = tokens
-            .iter()
-            .map(|t| {
-                let range = t.start as usize..(t.start + t.len) as usize;
-                Some(builder.make_token(t.kind, &text.as_bytes()[range.clone()], || &text[range]))
+        let segments = tokens
+            .chunks(SEGMENT)
+            .map(|segment| {
+                let made = segment.iter().map(|t| {
+                    let range = t.start as usize..(t.start + t.len) as usize;
+                    Some(builder.make_token(t.kind, &text.as_bytes()[range.clone()], || &text[range]))
+                });
+                std::sync::Mutex::new(made.collect())
             })
             .collect();
-        Prebuilt { tokens: tokens.clone(), made, next: 0 }
+        Prebuilt { tokens: tokens.clone(), segments }
     }
 
-    /// The token made for the file's token at `start`, if that token has this length
-    /// and kind (the parser may have changed the kind) and was not taken yet.
-    fn take(&mut self, start: u32, len: u32, kind: SyntaxKind) -> Option<GreenToken> {
-        while self.tokens.get(self.next).is_some_and(|t| t.start < start) {
-            self.next += 1;
-        }
-        let t = self.tokens.get(self.next)?;
-        if t.start == start && t.len == len && t.kind == kind { self.made[self.next].take() } else { None }
+    fn taking(&self) -> Taking<'_> {
+        Taking { from: self, next: 0, held: None }
+    }
+
+    /// The tokens not taken, in their segments.
+    fn into_segments(self) -> impl Iterator<Item = Segment> {
+        self.segments.into_iter().map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()))
     }
 }
 
@@ -813,7 +887,7 @@ struct TreeBuilder<'a> {
     /// Scratch space for a start event and the ones it forwards to.
     forward: Vec<SyntaxKind>,
     /// Tokens made ahead for the tokens of files, by file index.
-    prebuilt: Vec<Option<Prebuilt>>,
+    prebuilt: Vec<Option<Taking<'a>>>,
 }
 
 impl<'a> TreeBuilder<'a> {
@@ -823,6 +897,20 @@ impl<'a> TreeBuilder<'a> {
 
     fn with_builder(pp: &'a Preprocessed, builder: Builder<'a>) -> TreeBuilder<'a> {
         TreeBuilder { pp, builder, piece: 0, split_off: 0, depth: 0, forward: Vec::new(), prebuilt: Vec::new() }
+    }
+
+    /// Lets this builder take tokens from `prebuilt` (by file index).
+    fn with_prebuilt(mut self, prebuilt: &'a [Option<Prebuilt>]) -> TreeBuilder<'a> {
+        self.prebuilt = prebuilt.iter().map(|p| p.as_ref().map(Prebuilt::taking)).collect();
+        self
+    }
+
+    /// Lets go of the segments of tokens made ahead that this builder holds, for the
+    /// builder of the other thread.
+    fn let_go(&mut self) {
+        for t in self.prebuilt.iter_mut().flatten() {
+            t.held = None;
+        }
     }
 
     /// Starts a run of top-level declarations at `(piece, split_off)`, inside the root.
@@ -879,16 +967,12 @@ impl<'a> TreeBuilder<'a> {
         }
     }
 
-    /// The tokens this builder holds on to: its table of tokens by text, and the tokens
-    /// made ahead and not used. Freeing them costs an atomic count per token, which the
-    /// caller can leave for later (see [`Parse::spare`]). The tables found without text go
-    /// back to [`TABLES`].
+    /// The tokens this builder holds on to: its table of tokens by text. Freeing them
+    /// costs an atomic count per token, which the caller can leave for later (see
+    /// [`Parse::spare`]). The tables found without text go back to [`TABLES`].
     fn into_spare(mut self) -> Spare {
         let tokens = std::mem::take(&mut self.builder.tokens);
-        let mut spare = vec![tokens.into_values().map(Some).collect()];
-        // the tokens made ahead: a list per file as long as its tokens, moved, not copied
-        spare.extend(std::mem::take(&mut self.prebuilt).into_iter().flatten().map(|p| p.made));
-        spare
+        vec![tokens.into_values().map(Some).collect()]
     }
 
     /// The tree.
@@ -1430,15 +1514,88 @@ mod tests {
             prebuilt.resize_with(prebuilt.len().max(i + 1), || None);
             prebuilt[i] = Some(Prebuilt::make(&mut builder, &f.text, &f.tokens));
         }
-        let mut b = TreeBuilder { prebuilt, ..TreeBuilder::with_builder(&pp, builder) };
+        let mut b = TreeBuilder::with_builder(&pp, builder).with_prebuilt(&prebuilt);
         b.feed(&mut events, &mut Vec::new());
+        let tree = b.into_tree();
         // directive lines are one piece each, and expanded or split tokens are made anew:
         // the rest of each file's tokens is taken
-        for p in b.prebuilt.iter().flatten() {
-            let left = p.made.iter().filter(|t| t.is_some()).count();
-            assert!(left * 4 < p.made.len(), "{left} of {} tokens made ahead were not used", p.made.len());
+        for p in prebuilt.into_iter().flatten() {
+            let made = p.tokens.len();
+            let left = p.into_segments().flatten().filter(|t| t.is_some()).count();
+            assert!(left * 4 < made, "{left} of {made} tokens made ahead were not used");
         }
-        assert_eq!(b.into_tree(), plain.green, "the trees differ");
+        assert_eq!(tree, plain.green, "the trees differ");
+    }
+
+    #[test]
+    fn two_builders_share_the_tokens_made_ahead() {
+        let vfs = Vfs::new();
+        vfs.add_file(Path::new("dir/common.h"), format!("#pragma once\n{}", header_text()));
+        let text: Arc<str> = format!("#include \"common.h\"\n{}", long_text()).into();
+        let id = vfs.add_file(Path::new("dir/input.metal"), text.clone());
+        let config = PpConfig::default();
+        let plain = build_with(pp::preprocess_unit(id, &vfs, &config, true, None), None);
+
+        let (tokens, errors) = crate::lexer::lex(&text);
+        let tokens = Arc::new(tokens);
+        let (tell, told) = std::sync::mpsc::channel();
+        let lexed = pp::LexedMain { text: text.clone(), tokens: tokens.clone(), errors, tell: Some(tell) };
+        let mut pp = pp::preprocess_unit(id, &vfs, &config, true, Some(lexed));
+        let told: Vec<pp::LexedFile> = told.try_iter().collect();
+        // runs of a few declarations each, as a parse hands them off
+        let runs = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let sink = runs.clone();
+        let layout = pp.layout.take();
+        let (_parser, rest) = parse_events_streaming(
+            &pp,
+            layout,
+            200,
+            Box::new(move |chunk| sink.lock().expect("not poisoned").push(chunk)),
+        );
+        let runs: Vec<Chunk> = std::mem::take(&mut *runs.lock().expect("not poisoned"));
+        assert!(runs.len() > 20, "{} runs", runs.len());
+
+        // The runs dealt out to two builders in turns of three, as two threads take them
+        // from a queue. Both let go of their segments after every run, or one keeps the
+        // last segment it used over the other's turn, which finds it held and makes those
+        // tokens itself (a run here is a small part of a segment, so most of that turn).
+        for keep_one in [false, true] {
+            let mut builder = Builder::new(64);
+            let mut prebuilt = Vec::new();
+            for f in &told {
+                let i = f.file as usize;
+                prebuilt.resize_with(prebuilt.len().max(i + 1), || None);
+                prebuilt[i] = Some(Prebuilt::make(&mut builder, &f.text, &f.tokens));
+            }
+            let mut ours = TreeBuilder::new(&pp).with_prebuilt(&prebuilt);
+            let mut theirs = TreeBuilder::with_builder(&pp, builder).with_prebuilt(&prebuilt);
+            let mut children = Vec::new();
+            let mut errors = Vec::new();
+            for (i, run) in runs.iter().enumerate() {
+                let b = if i % 6 < 3 { &mut ours } else { &mut theirs };
+                b.resume_at((run.piece, run.split_off));
+                b.feed(&mut run.events.clone(), &mut errors);
+                if !(keep_one && i % 6 == 5) {
+                    b.let_go();
+                }
+                children.extend(b.take_chunk());
+            }
+            theirs.let_go();
+            ours.resume_at(rest);
+            ours.emit_rest();
+            children.extend(ours.take_chunk());
+            let tree = GreenNode::new(SyntaxKind::SOURCE_FILE.into(), children);
+            assert_eq!(tree, plain.green, "the trees differ (keeping a segment: {keep_one})");
+            drop((ours, theirs));
+            let (made, left) = prebuilt.into_iter().flatten().fold((0, 0), |(made, left), p| {
+                (made + p.tokens.len(), left + p.into_segments().flatten().filter(|t| t.is_some()).count())
+            });
+            if keep_one {
+                assert!(left * 4 > made, "{left} of {made} tokens made ahead were not used: no segment was held");
+            } else {
+                assert!(left * 4 < made, "{left} of {made} tokens made ahead were not used");
+            }
+        }
     }
 
     /// The text repeated until it is long enough to be handed off in several runs.
