@@ -127,6 +127,10 @@ mod class {
     pub const BREAK: u8 = 2;
     /// The bytes that continue an identifier.
     pub const WORD: u8 = 4;
+    /// `.`
+    pub const DOT: u8 = 8;
+    /// Hexadecimal digits.
+    pub const HEX: u8 = 16;
 }
 
 /// The classes of each byte, as a table (the lexer's innermost loops).
@@ -143,6 +147,12 @@ static CLASS: [u8; 256] = {
         }
         if c.is_ascii_alphanumeric() || c == b'_' || c == b'$' {
             t[b] |= class::WORD;
+        }
+        if c == b'.' {
+            t[b] |= class::DOT;
+        }
+        if c.is_ascii_hexdigit() {
+            t[b] |= class::HEX;
         }
         b += 1;
     }
@@ -473,27 +483,28 @@ impl<'a> Lexer<'a> {
 
     /// A preprocessing number, classified as integer or floating and checked.
     fn number(&mut self, start: usize) {
-        self.pos += 1;
-        while self.pos < self.bytes.len() {
-            let b = self.bytes[self.pos];
-            if matches!(b, b'+' | b'-') && matches!(self.bytes[self.pos - 1], b'e' | b'E' | b'p' | b'P') {
-                // an exponent sign, unless the `e` belongs to a hex mantissa (0x1e+2 is 0x1e + 2)
-                let is_hex = self.text[start..].len() > 1 && matches!(&self.bytes[start..start + 2], b"0x" | b"0X");
-                let e = self.bytes[self.pos - 1];
-                if is_hex && matches!(e, b'e' | b'E') {
-                    break;
+        let bytes = self.bytes;
+        let mut pos = self.pos + 1;
+        loop {
+            // digits, letters (suffixes, hex digits, exponents) and dots
+            pos = skip(bytes, pos, class::WORD | class::DOT);
+            match bytes.get(pos) {
+                Some(b'+' | b'-') if matches!(bytes[pos - 1], b'e' | b'E' | b'p' | b'P') => {
+                    // an exponent's sign, unless the `e` is a hex digit (0x1e+2 is 0x1e + 2)
+                    if matches!(bytes[pos - 1], b'e' | b'E')
+                        && matches!(bytes.get(start..start + 2), Some(b"0x" | b"0X"))
+                    {
+                        break;
+                    }
+                    pos += 1;
                 }
-                self.pos += 1;
-            } else if is_ident_continue(b) || b == b'.' {
-                self.pos += 1;
-            } else if b == b'\'' && self.pos + 1 < self.bytes.len() && self.bytes[self.pos + 1].is_ascii_alphanumeric()
-            {
-                self.pos += 1; // digit separator
-            } else {
-                break;
+                // a digit separator
+                Some(b'\'') if bytes.get(pos + 1).is_some_and(u8::is_ascii_alphanumeric) => pos += 1,
+                _ => break,
             }
         }
-        let text = &self.text[start..self.pos];
+        self.pos = pos;
+        let text = &self.text[start..pos];
         match classify_number(text) {
             Ok(kind) => self.push(kind, start),
             Err((kind, msg)) => {
@@ -586,7 +597,7 @@ pub fn classify_number(text: &str) -> Result<SyntaxKind, (SyntaxKind, String)> {
     // and a hexadecimal integer without suffix (the tables of lookup-heavy kernels)
     if let Some(digits) = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X"))
         && !digits.is_empty()
-        && digits.bytes().all(|b| b.is_ascii_hexdigit())
+        && digits.bytes().all(|b| CLASS[b as usize] & class::HEX != 0)
     {
         return Ok(INT_NUMBER);
     }
