@@ -576,8 +576,8 @@ fn piece_location(pp: &Preprocessed, piece: Option<u32>) -> (u32, TextRange) {
 /// are not deduplicated (hashing every node costs more than it saves here).
 struct Builder<'t> {
     stack: Vec<(SyntaxKind, usize)>,
-    /// The children of the open nodes, each `Some` until a node takes it.
-    children: Vec<Option<NodeOrToken<GreenNode, GreenToken>>>,
+    /// The children of the open nodes.
+    children: Vec<NodeOrToken<GreenNode, GreenToken>>,
     tokens: FxHashMap<(SyntaxKind, &'t str), GreenToken>,
     /// The tokens found without their text, taken from `pool` and given back.
     tables: Tables,
@@ -659,7 +659,19 @@ impl<'t> Builder<'t> {
     }
 
     /// The shared token whose text is the fixed spelling of `kind` (punctuation, keywords).
+    #[inline]
     fn fixed(&mut self, kind: SyntaxKind) -> GreenToken {
+        let k = kind as usize;
+        match self.tables.fixed.get(k) {
+            Some(Some(t)) => t.clone(),
+            _ => self.make_fixed(kind),
+        }
+    }
+
+    /// The first token of a fixed spelling (see [`Builder::fixed`]).
+    #[cold]
+    #[inline(never)]
+    fn make_fixed(&mut self, kind: SyntaxKind) -> GreenToken {
         let k = kind as usize;
         let fixed = &mut self.tables.fixed;
         if fixed.len() <= k {
@@ -672,7 +684,7 @@ impl<'t> Builder<'t> {
     /// string, asked for only when a new token is made.
     fn token(&mut self, kind: SyntaxKind, bytes: &[u8], text: impl FnOnce() -> &'t str) {
         let tok = self.make_token(kind, bytes, text);
-        self.children.push(Some(NodeOrToken::Token(tok)));
+        self.children.push(NodeOrToken::Token(tok));
     }
 
     /// The shared token of `kind` and `text` (see [`Builder::token`]).
@@ -726,23 +738,21 @@ impl<'t> Builder<'t> {
     fn finish_node(&mut self) {
         let Some((kind, first)) = self.stack.pop() else { return };
         let node = self.node(kind, first);
-        self.children.push(Some(NodeOrToken::Node(node)));
+        self.children.push(NodeOrToken::Node(node));
     }
 
     /// A node of `kind` whose children are those from `first` on, which it takes.
     fn node(&mut self, kind: SyntaxKind, first: usize) -> GreenNode {
-        // The children go in through a two-word iterator, which is passed in registers.
-        // `Vec::drain` would be passed through memory, and reading it back (wider than it
-        // was written) stalls on every node.
-        let children = self.children[first..].iter_mut().map(|c| c.take().expect("every open child is present"));
-        let node = GreenNode::new(kind.into(), children);
-        self.children.truncate(first);
-        node
+        // The children go in through a reference to the drain, one word, which is passed
+        // in a register: a `Drain` itself would be passed through memory, and reading it
+        // back (wider than it was written) stalls on every node.
+        let mut children = self.children.drain(first..);
+        GreenNode::new(kind.into(), &mut children)
     }
 
     fn finish(mut self) -> GreenNode {
-        match self.children.as_mut_slice() {
-            [only @ Some(NodeOrToken::Node(_))] => match only.take() {
+        match self.children.as_slice() {
+            [NodeOrToken::Node(_)] => match self.children.pop() {
                 Some(NodeOrToken::Node(n)) => n,
                 _ => unreachable!("matched as a node"),
             },
@@ -931,7 +941,7 @@ impl<'a> TreeBuilder<'a> {
     /// The root's children built since [`TreeBuilder::resume_at`].
     fn take_chunk(&mut self) -> Vec<NodeOrToken<GreenNode, GreenToken>> {
         self.builder.stack.clear();
-        self.builder.children.drain(..).flatten().collect()
+        self.builder.children.drain(..).collect()
     }
 
     /// Builds the nodes and tokens of `events` (consuming their forward parents), and
@@ -1036,7 +1046,14 @@ impl<'a> TreeBuilder<'a> {
             && let Some(Some(prebuilt)) = self.prebuilt.get_mut(piece.file as usize)
             && let Some(tok) = prebuilt.take(piece.start, n, kind)
         {
-            self.builder.children.push(Some(NodeOrToken::Token(tok)));
+            self.builder.children.push(NodeOrToken::Token(tok));
+            return;
+        }
+        // punctuation and keywords by kind and length, without finding their text (see
+        // `Builder::make_token`)
+        if n != 0 && kind.fixed_len() == n {
+            let tok = self.builder.fixed(kind);
+            self.builder.children.push(NodeOrToken::Token(tok));
             return;
         }
         let (pp, range) = (self.pp, start as usize..(start + n) as usize);
