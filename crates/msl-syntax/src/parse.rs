@@ -1502,35 +1502,49 @@ mod tests {
             .repeat(50)
     }
 
-    #[test]
-    fn tokens_made_ahead_are_the_tree_tokens() {
+    /// A long main file that includes a header, parsed on one thread, and preprocessed
+    /// with the main file lexed ahead: that unit, the main file's tokens, and the files
+    /// the preprocessor told of as it lexed them.
+    fn lexed_ahead() -> (Parse, Preprocessed, Arc<Vec<crate::lexer::Token>>, Vec<pp::LexedFile>) {
         let vfs = Vfs::new();
         vfs.add_file(Path::new("dir/common.h"), format!("#pragma once\n{}", header_text()));
         let text: Arc<str> = format!("#include \"common.h\"\n{}", long_text()).into();
         let id = vfs.add_file(Path::new("dir/input.metal"), text.clone());
         let config = PpConfig::default();
         let plain = build_with(pp::preprocess_unit(id, &vfs, &config, true, None), None);
-
-        // the main file lexed ahead, and the header as the preprocessor tells of it
         let (tokens, errors) = crate::lexer::lex(&text);
         let tokens = Arc::new(tokens);
         let (tell, told) = std::sync::mpsc::channel();
         let lexed = pp::LexedMain { text: text.clone(), tokens: tokens.clone(), errors, tell: Some(tell) };
-        let mut pp = pp::preprocess_unit(id, &vfs, &config, true, Some(lexed));
-        let told: Vec<pp::LexedFile> = told.try_iter().collect();
+        let pp = pp::preprocess_unit(id, &vfs, &config, true, Some(lexed));
+        let told = told.try_iter().collect();
+        (plain, pp, tokens, told)
+    }
+
+    /// Tokens made ahead for the files `told` of, by file index.
+    fn made_ahead<'t>(builder: &mut Builder<'t>, told: &'t [pp::LexedFile]) -> Vec<Option<Prebuilt>> {
+        let mut prebuilt = Vec::new();
+        for f in told {
+            let i = f.file as usize;
+            prebuilt.resize_with(prebuilt.len().max(i + 1), || None);
+            prebuilt[i] = Some(Prebuilt::make(builder, &f.text, &f.tokens));
+        }
+        prebuilt
+    }
+
+    #[test]
+    fn tokens_made_ahead_are_the_tree_tokens() {
+        let (plain, mut pp, tokens, told) = lexed_ahead();
         // the main file (where it is among the files), then the header
         assert_eq!(told.len(), 2, "the preprocessor tells of the main file and the header");
         assert!(Arc::ptr_eq(&told[0].tokens, &tokens));
+        for f in &told {
+            assert_eq!(*pp.files[f.file as usize].text, *f.text);
+        }
         let layout = pp.layout.take();
         let (mut events, _parser) = parse_events(&pp, layout);
         let mut builder = Builder::new(64);
-        let mut prebuilt = Vec::new();
-        for f in &told {
-            let i = f.file as usize;
-            assert_eq!(*pp.files[i].text, *f.text);
-            prebuilt.resize_with(prebuilt.len().max(i + 1), || None);
-            prebuilt[i] = Some(Prebuilt::make(&mut builder, &f.text, &f.tokens));
-        }
+        let prebuilt = made_ahead(&mut builder, &told);
         let mut b = TreeBuilder::with_builder(&pp, builder).with_prebuilt(&prebuilt);
         b.feed(&mut events, &mut Vec::new());
         let tree = b.into_tree();
@@ -1546,19 +1560,7 @@ mod tests {
 
     #[test]
     fn two_builders_share_the_tokens_made_ahead() {
-        let vfs = Vfs::new();
-        vfs.add_file(Path::new("dir/common.h"), format!("#pragma once\n{}", header_text()));
-        let text: Arc<str> = format!("#include \"common.h\"\n{}", long_text()).into();
-        let id = vfs.add_file(Path::new("dir/input.metal"), text.clone());
-        let config = PpConfig::default();
-        let plain = build_with(pp::preprocess_unit(id, &vfs, &config, true, None), None);
-
-        let (tokens, errors) = crate::lexer::lex(&text);
-        let tokens = Arc::new(tokens);
-        let (tell, told) = std::sync::mpsc::channel();
-        let lexed = pp::LexedMain { text: text.clone(), tokens: tokens.clone(), errors, tell: Some(tell) };
-        let mut pp = pp::preprocess_unit(id, &vfs, &config, true, Some(lexed));
-        let told: Vec<pp::LexedFile> = told.try_iter().collect();
+        let (plain, mut pp, _, told) = lexed_ahead();
         // runs of a few declarations each, as a parse hands them off
         let runs = Arc::new(std::sync::Mutex::new(Vec::new()));
         let sink = runs.clone();
@@ -1578,12 +1580,7 @@ mod tests {
         // tokens itself (a run here is a small part of a segment, so most of that turn).
         for keep_one in [false, true] {
             let mut builder = Builder::new(64);
-            let mut prebuilt = Vec::new();
-            for f in &told {
-                let i = f.file as usize;
-                prebuilt.resize_with(prebuilt.len().max(i + 1), || None);
-                prebuilt[i] = Some(Prebuilt::make(&mut builder, &f.text, &f.tokens));
-            }
+            let prebuilt = made_ahead(&mut builder, &told);
             let mut ours = TreeBuilder::new(&pp).with_prebuilt(&prebuilt);
             let mut theirs = TreeBuilder::with_builder(&pp, builder).with_prebuilt(&prebuilt);
             let mut children = Vec::new();
