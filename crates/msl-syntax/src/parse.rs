@@ -680,22 +680,36 @@ impl<'t> Builder<'t> {
         fixed[k].get_or_insert_with(|| GreenToken::new(kind.into(), kind.text().unwrap_or_default())).clone()
     }
 
-    /// A token of `kind` whose text has the bytes `bytes`; `text` gives the same text as a
-    /// string, asked for only when a new token is made.
+    /// The shared token of `kind` if its text of `len` bytes is the kind's fixed spelling,
+    /// known without looking at the text. Punctuation and keywords are lexed from their
+    /// exact spelling, and the parser only changes a token's kind to IDENT or splits `>`s
+    /// off a token: a punctuation or keyword kind of the right length has its fixed text.
+    #[inline]
+    fn fixed_of(&mut self, kind: SyntaxKind, len: usize) -> Option<GreenToken> {
+        (len != 0 && kind.fixed_len() as usize == len).then(|| self.fixed(kind))
+    }
+
+    /// A token of `kind` whose text has the bytes `bytes` (see [`Builder::make_token`]), for
+    /// a kind and length that [`Builder::fixed_of`] found no fixed token for.
     fn token(&mut self, kind: SyntaxKind, bytes: &[u8], text: impl FnOnce() -> &'t str) {
-        let tok = self.make_token(kind, bytes, text);
+        let tok = self.text_token(kind, bytes, text);
         self.children.push(NodeOrToken::Token(tok));
     }
 
-    /// The shared token of `kind` and `text` (see [`Builder::token`]).
+    /// The shared token of `kind` whose text has the bytes `bytes`; `text` gives the same
+    /// text as a string, asked for only when a new token is made.
     fn make_token(&mut self, kind: SyntaxKind, bytes: &[u8], text: impl FnOnce() -> &'t str) -> GreenToken {
-        // Punctuation and keywords are lexed from their exact spelling, and the parser only
-        // changes a token's kind to IDENT or splits `>`s off a token: a punctuation or
-        // keyword kind of the right length has its fixed text.
-        if !bytes.is_empty() && kind.fixed_len() as usize == bytes.len() {
-            debug_assert_eq!(kind.text().map(str::as_bytes), Some(bytes));
-            return self.fixed(kind);
+        match self.fixed_of(kind, bytes.len()) {
+            Some(tok) => {
+                debug_assert_eq!(kind.text().map(str::as_bytes), Some(bytes));
+                tok
+            }
+            None => self.text_token(kind, bytes, text),
         }
+    }
+
+    /// [`Builder::make_token`] for a token whose kind does not fix its text.
+    fn text_token(&mut self, kind: SyntaxKind, bytes: &[u8], text: impl FnOnce() -> &'t str) -> GreenToken {
         // runs of spaces are a quarter of all tokens, and most line breaks are one `\n`
         // and the next line's indentation: by kind and length, no hashing
         let spaces = match kind {
@@ -1049,10 +1063,8 @@ impl<'a> TreeBuilder<'a> {
             self.builder.children.push(NodeOrToken::Token(tok));
             return;
         }
-        // punctuation and keywords by kind and length, without finding their text (see
-        // `Builder::make_token`)
-        if n != 0 && kind.fixed_len() == n {
-            let tok = self.builder.fixed(kind);
+        // punctuation and keywords by kind and length, without finding their text
+        if let Some(tok) = self.builder.fixed_of(kind, n as usize) {
             self.builder.children.push(NodeOrToken::Token(tok));
             return;
         }
