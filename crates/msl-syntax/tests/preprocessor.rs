@@ -42,6 +42,20 @@ fn object_and_function_like_macros() {
 }
 
 #[test]
+fn expansions_one_after_another_and_nested_deeply() {
+    // the lists an invocation used are reused by the next: nothing of the last one's
+    // arguments, body or result shows up in the next
+    assert_eq!(
+        expand("#define P(a, b) a b\n#define Q(x) [x]\nP(1 2 3 4 5 6, 7) P(8, 9) Q(P(,)) Q() P(Q(a b c), d)"),
+        "1 2 3 4 5 6 7 8 9 [ ] [ ] [ a b c ] d"
+    );
+    // arguments nested deeper than the lists kept for reuse
+    let depth = 50;
+    let text = format!("#define W(x) (x)\n{}a{}", "W(".repeat(depth), ")".repeat(depth));
+    assert_eq!(expand(&text), format!("{}a{}", "( ".repeat(depth), " )".repeat(depth)));
+}
+
+#[test]
 fn stringize_and_paste() {
     assert_eq!(expand("#define S(x) #x\nS(a  +   b) S(\"q\\n\") S()"), r#""a + b" "\"q\\n\"" """#);
     assert_eq!(expand("#define CAT(a, b) a##b\nCAT(float, 4) CAT(x, ) CAT(, y) CAT(1, 2)"), "float4 x y 12");

@@ -330,6 +330,53 @@ enum Pending {
     End(u32),
 }
 
+/// Emptied lists of tokens, parameter indexes and pending tokens, kept for reuse. A macro
+/// invocation makes several lists (its body, its arguments, their expansions, the result),
+/// and expansions nest; a list taken from here costs no allocation, and after the first
+/// few invocations it has room enough that it seldom grows.
+#[derive(Default)]
+struct Lists {
+    tokens: Vec<Vec<PpTok>>,
+    params: Vec<Vec<i32>>,
+    pending: Vec<Vec<Pending>>,
+}
+
+impl Lists {
+    /// Lists kept of each sort, enough for the nesting of real code.
+    const KEPT: usize = 32;
+
+    fn tokens(&mut self) -> Vec<PpTok> {
+        self.tokens.pop().unwrap_or_default()
+    }
+
+    fn give_tokens(&mut self, list: Vec<PpTok>) {
+        Self::keep(&mut self.tokens, list);
+    }
+
+    fn params(&mut self) -> Vec<i32> {
+        self.params.pop().unwrap_or_default()
+    }
+
+    fn give_params(&mut self, list: Vec<i32>) {
+        Self::keep(&mut self.params, list);
+    }
+
+    fn pending(&mut self) -> Vec<Pending> {
+        self.pending.pop().unwrap_or_default()
+    }
+
+    fn give_pending(&mut self, list: Vec<Pending>) {
+        Self::keep(&mut self.pending, list);
+    }
+
+    fn keep<T>(kept: &mut Vec<Vec<T>>, mut list: Vec<T>) {
+        if kept.len() < Self::KEPT {
+            list.clear();
+            kept.push(list);
+        }
+    }
+}
+
 struct Cond {
     /// Range of the opening directive, for "unterminated" errors.
     range: TextRange,
@@ -379,6 +426,8 @@ struct Pp<'r> {
     layer_info: FxHashMap<u32, u32>,
     frames: Vec<Frame>,
     pending: Vec<Pending>,
+    /// Lists an expansion is done with, kept for the next (see [`Lists`]).
+    lists: Lists,
     /// Whether reading past `pending` into the file is allowed (not during isolated
     /// expansion of arguments or `#if` lines).
     file_reads: bool,
@@ -843,6 +892,7 @@ impl<'r> Pp<'r> {
             layer_info: FxHashMap::default(),
             frames: Vec::new(),
             pending: Vec::new(),
+            lists: Lists::default(),
             file_reads: true,
             stay_in_file: false,
             call: None,
@@ -975,25 +1025,28 @@ impl<'r> Pp<'r> {
         }
     }
 
-    /// The replacement list of a macro, with its tokens pointing at this unit's files.
-    fn body_of(&self, m: u32) -> (Vec<PpTok>, Vec<i32>) {
+    /// The replacement list of macro `m`, its tokens pointing at this unit's files, and
+    /// the parameter each token names (or -1): in lists from [`Pp::lists`].
+    fn body_of(&mut self, m: u32) -> (Vec<PpTok>, Vec<i32>) {
+        let mut toks = self.lists.tokens();
+        let mut params = self.lists.params();
         let mac = self.mac(m);
         let range = mac.body_range();
         if m & LAYER_BIT == 0 {
-            return (self.bodies[range.clone()].to_vec(), self.param_of[range].to_vec());
+            toks.extend_from_slice(&self.bodies[range.clone()]);
+            params.extend_from_slice(&self.param_of[range]);
+            return (toks, params);
         }
         let layer = &self.layers[((m >> 16) & 0x7fff) as usize];
-        let toks = layer.batch.bodies[range.clone()]
-            .iter()
-            .map(|t| {
-                if t.file == ARENA {
-                    PpTok { start: t.start + layer.arena_base, ..*t }
-                } else {
-                    PpTok { file: layer.file, ..*t }
-                }
-            })
-            .collect();
-        (toks, layer.batch.param_of[range].to_vec())
+        toks.extend(layer.batch.bodies[range.clone()].iter().map(|t| {
+            if t.file == ARENA {
+                PpTok { start: t.start + layer.arena_base, ..*t }
+            } else {
+                PpTok { file: layer.file, ..*t }
+            }
+        }));
+        params.extend_from_slice(&layer.batch.param_of[range]);
+        (toks, params)
     }
 
     /// The macro's entry in `out.macros` (copied there on first use for layer macros).
@@ -1328,7 +1381,7 @@ impl<'r> Pp<'r> {
         let emit = self.emitting();
         self.line_anchor = (name.file, name.start);
         self.call = Some(CallTrack { file: name.file, start: name.start, end: name.end() });
-        let mut out = Vec::new();
+        let mut out = self.lists.tokens();
         self.file_reads = true;
         self.expansion_depth = 0;
         self.invocation_tokens = 0;
@@ -1339,6 +1392,7 @@ impl<'r> Pp<'r> {
         if !self.try_expand(name, m, &mut out) {
             // a function-like macro name without arguments: just an identifier
             self.call = None;
+            self.lists.give_tokens(out);
             if emit {
                 self.emit_raw(name.kind, name.file, name.start, name.len, NO_CALL);
             }
@@ -1347,6 +1401,7 @@ impl<'r> Pp<'r> {
         self.drain_pending(&mut out);
         let track = self.call.take().expect("call tracking is set during a top-level expansion");
         if !emit {
+            self.lists.give_tokens(out);
             return;
         }
         let info = self.info_index(m);
@@ -1362,6 +1417,7 @@ impl<'r> Pp<'r> {
             }
             self.emit_raw(t.kind, t.file, t.start, t.len, call_id);
         }
+        self.lists.give_tokens(out);
     }
 
     /// Rescans the pending tokens until none remain, expanding macros as they appear.
@@ -1462,6 +1518,9 @@ impl<'r> Pp<'r> {
             Vec::new()
         };
         let result = self.substitute(m, &name, &args);
+        for arg in args {
+            self.lists.give_tokens(arg);
+        }
         self.expanded_tokens += result.len();
         self.invocation_tokens += result.len();
         if self.overflowed
@@ -1490,20 +1549,18 @@ impl<'r> Pp<'r> {
                     format!("{limit}; expansion stopped (is a macro expanding exponentially?)"),
                 );
             }
+            self.lists.give_tokens(result);
             return true;
         }
         self.adjust_disabled(m, false);
         self.pending.push(Pending::End(m));
         let first_flags = name.flags & LEADING_SPACE;
-        let n = result.len();
-        self.pending.reserve(n);
-        for (i, mut t) in result.into_iter().enumerate().rev() {
-            if i == 0 {
-                t.flags = (t.flags & !LEADING_SPACE) | first_flags;
-            }
-            let _ = i;
+        self.pending.reserve(result.len());
+        for (i, &t) in result.iter().enumerate().rev() {
+            let t = if i == 0 { PpTok { flags: (t.flags & !LEADING_SPACE) | first_flags, ..t } } else { t };
             self.pending.push(Pending::Tok(t));
         }
+        self.lists.give_tokens(result);
         let _ = out;
         true
     }
@@ -1575,7 +1632,8 @@ impl<'r> Pp<'r> {
         let mac = self.mac(m);
         let nparams = mac.params.len() + mac.variadic as usize;
         let variadic = mac.variadic;
-        let mut args: Vec<Vec<PpTok>> = vec![Vec::new()];
+        let mut args: Vec<Vec<PpTok>> = Vec::with_capacity(nparams.max(1));
+        args.push(self.lists.tokens());
         let mut depth = 0u32;
         loop {
             let Some(t) = self.next_arg_token() else {
@@ -1593,7 +1651,7 @@ impl<'r> Pp<'r> {
                 R_PAREN if depth == 0 => break,
                 R_PAREN => depth -= 1,
                 COMMA if depth == 0 && !(variadic && args.len() >= nparams) => {
-                    args.push(Vec::new());
+                    args.push(self.lists.tokens());
                     continue;
                 }
                 _ => {}
@@ -1641,12 +1699,15 @@ impl<'r> Pp<'r> {
             return tokens.to_vec();
         }
         self.expansion_depth += 1;
-        let saved = std::mem::take(&mut self.pending);
+        let fresh = self.lists.pending();
+        let saved = std::mem::replace(&mut self.pending, fresh);
         let saved_reads = std::mem::replace(&mut self.file_reads, false);
         self.pending.extend(tokens.iter().rev().map(|t| Pending::Tok(*t)));
-        let mut out = Vec::with_capacity(tokens.len());
+        let mut out = self.lists.tokens();
+        out.reserve(tokens.len());
         self.drain_pending(&mut out);
-        self.pending = saved;
+        let drained = std::mem::replace(&mut self.pending, saved);
+        self.lists.give_pending(drained);
         self.file_reads = saved_reads;
         self.expansion_depth -= 1;
         out
@@ -1659,7 +1720,8 @@ impl<'r> Pp<'r> {
         let mac = self.mac(m);
         let (function_like, variadic, va_index) = (mac.function_like, mac.variadic, mac.params.len());
         let mut expanded: Vec<Option<Vec<PpTok>>> = vec![None; args.len()];
-        let mut out: Vec<PpTok> = Vec::with_capacity(body.len());
+        let mut out = self.lists.tokens();
+        out.reserve(body.len());
         self.subst_range(
             &body,
             &param_of,
@@ -1672,6 +1734,11 @@ impl<'r> Pp<'r> {
             va_index,
             &mut out,
         );
+        for list in expanded.into_iter().flatten() {
+            self.lists.give_tokens(list);
+        }
+        self.lists.give_tokens(body);
+        self.lists.give_params(param_of);
         let has_paste = out.iter().any(|t| t.has(PASTE_OP));
         let mut out = if has_paste { self.apply_pastes(out, name) } else { out };
         out.retain(|t| !t.has(PLACEMARKER));
