@@ -596,23 +596,6 @@ struct Tables {
     /// Whitespace tokens of only spaces by length, then line breaks of one `\n` and
     /// spaces by length less one.
     spaces: Vec<Option<GreenToken>>,
-    /// A direct-mapped cache of the nodes of one child over a short text, four times as
-    /// large as `recent` (see [`Builder::only_child`]).
-    only_child: Vec<Option<OnlyChild>>,
-}
-
-impl Tables {
-    /// The longest text of a node in `only_child`.
-    const ONLY_CHILD_TEXT: u32 = 64;
-}
-
-/// A node of one child, found by its kind and the address of its child.
-struct OnlyChild {
-    /// The address of the child's data. The node holds the child, so while the entry
-    /// lives no other element can have this address.
-    child: usize,
-    kind: SyntaxKind,
-    node: GreenNode,
 }
 
 /// Tables given back by finished builders, a few at most.
@@ -634,8 +617,6 @@ impl TablePool {
         if t.recent.len() < slots {
             // freeing a table's tokens costs an atomic count each: not while parsing
             crate::free_later(std::mem::replace(&mut t.recent, vec![None; slots]));
-            let nodes = std::iter::repeat_with(|| None).take(slots * 4).collect();
-            crate::free_later(std::mem::replace(&mut t.only_child, nodes));
         }
         t
     }
@@ -776,52 +757,11 @@ impl<'t> Builder<'t> {
 
     /// A node of `kind` whose children are those from `first` on, which it takes.
     fn node(&mut self, kind: SyntaxKind, first: usize) -> GreenNode {
-        if self.children.len() == first + 1 {
-            return self.only_child(kind, first);
-        }
         // The children go in through a reference to the drain, one word, which is passed
         // in a register: a `Drain` itself would be passed through memory, and reading it
         // back (wider than it was written) stalls on every node.
         let mut children = self.children.drain(first..);
         GreenNode::new(kind.into(), &mut children)
-    }
-
-    /// A node of `kind` whose one child is the child at `first` (the last), which it takes.
-    ///
-    /// Three nodes in five have one child, and most of them repeat a node made before: a
-    /// name or a literal as an expression (`PATH_EXPR > IDENT`), a type name as a type, a
-    /// name as a declarator. The child is a shared token, or such a node, so the same
-    /// kind over the same child is the same node. It is shared as rowan's own node cache
-    /// would share it, found by its kind and the address of its child, and costs no
-    /// allocation. Only nodes of a short text ([`Tables::ONLY_CHILD_TEXT`] bytes at most)
-    /// go into the cache, so that it keeps no large subtree alive; and never an empty one,
-    /// as two nodes at the same offset must not share their data (rowan tells nodes apart
-    /// by data and offset).
-    fn only_child(&mut self, kind: SyntaxKind, first: usize) -> GreenNode {
-        let child = match &self.children[first] {
-            NodeOrToken::Node(n) => std::ptr::from_ref::<rowan::GreenNodeData>(n) as usize,
-            NodeOrToken::Token(t) => std::ptr::from_ref::<rowan::GreenTokenData>(t) as usize,
-        };
-        const K: u64 = 0x9e37_79b9_7f4a_7c15;
-        let hash = ((child as u64 ^ kind as u64).wrapping_mul(K) >> 32) as usize;
-        let mask = self.tables.only_child.len().wrapping_sub(1);
-        let slot = self.tables.only_child.get_mut(hash & mask);
-        if let Some(Some(hit)) = &slot
-            && hit.child == child
-            && hit.kind == kind
-        {
-            let node = hit.node.clone();
-            self.children.truncate(first);
-            return node;
-        }
-        let mut children = self.children.drain(first..);
-        let node = GreenNode::new(kind.into(), &mut children);
-        if let Some(slot) = slot
-            && (1..=Tables::ONLY_CHILD_TEXT).contains(&u32::from(node.text_len()))
-        {
-            *slot = Some(OnlyChild { child, kind, node: node.clone() });
-        }
-        node
     }
 
     fn finish(mut self) -> GreenNode {
@@ -1387,33 +1327,6 @@ mod tests {
         // only a few tables are kept
         drop((0..TablePool::KEPT + 2).map(|_| Builder::with_pool(1, pool)).collect::<Vec<_>>());
         assert_eq!(pool.0.lock().map(|kept| kept.len()).ok(), Some(TablePool::KEPT));
-    }
-
-    #[test]
-    fn nodes_of_one_short_child_are_shared() {
-        let long = "a".repeat(65);
-        let text = format!("void f() {{ int b = b + b * {long} + {long}; float c; float d; }}\n");
-        let parse = parse_text(&text, &PpConfig::default());
-        assert!(parse.errors().next().is_none(), "{:?}", parse.diagnostics());
-        let root = parse.syntax();
-        let exprs = |name: &str| -> Vec<SyntaxNode> {
-            root.descendants().filter(|n| n.kind() == SyntaxKind::PATH_EXPR && n.text() == name).collect()
-        };
-        let data = |n: &SyntaxNode| std::ptr::from_ref::<rowan::GreenNodeData>(n.green()) as usize;
-        // the two `b`s: one green node, two syntax nodes (their offsets differ)
-        let [b1, b2] = exprs("b").try_into().expect("two `b` expressions");
-        assert_eq!(data(&b1), data(&b2));
-        assert_ne!(b1, b2);
-        assert_eq!((usize::from(b1.text_range().start()), usize::from(b2.text_range().start())), (19, 23));
-        // a chain of one-child nodes over the same token is shared at every level
-        let types: Vec<SyntaxNode> =
-            root.descendants().filter(|n| n.kind() == SyntaxKind::DECL_SPECIFIERS && n.text() == "float").collect();
-        assert_eq!(types.len(), 2);
-        assert_eq!(data(&types[0]), data(&types[1]));
-        // a long name is not kept: each use is a node of its own
-        let [l1, l2] = exprs(&long).try_into().expect("two long expressions");
-        assert_ne!(data(&l1), data(&l2));
-        assert_eq!(parse.syntax().to_string(), text);
     }
 
     #[test]
