@@ -541,12 +541,27 @@ fn locate_errors(
 ) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
     let mut parse_errors: Vec<Option<(String, ErrorAt)>> = parse_errors.into_iter().map(Some).collect();
+    // the macro invocations an error was reported in
+    let mut reported_calls = rustc_hash::FxHashSet::default();
     for i in error_events {
         let Some((msg, at)) = parse_errors.get_mut(i as usize).and_then(Option::take) else { continue };
+        let t = match at {
+            ErrorAt::Token(t) | ErrorAt::After(t) => t,
+        };
+        let piece = token_pieces.get(t as usize).copied();
+        // An error in a macro's expansion is reported at the invocation, and the first
+        // one there explains it best: one mistake in a macro's body can otherwise give
+        // one error per token of a long expansion, all on the same text.
+        if let Some(call) = piece.and_then(|p| pp.pieces.get(p as usize)).map(|p| p.call)
+            && call != NO_CALL
+            && !reported_calls.insert(call)
+        {
+            continue;
+        }
         let (file, range) = match at {
-            ErrorAt::Token(t) => piece_location(pp, token_pieces.get(t as usize).copied()),
-            ErrorAt::After(t) => {
-                let (f, r) = piece_location(pp, token_pieces.get(t as usize).copied());
+            ErrorAt::Token(_) => piece_location(pp, piece),
+            ErrorAt::After(_) => {
+                let (f, r) = piece_location(pp, piece);
                 (f, TextRange::empty(r.end()))
             }
         };

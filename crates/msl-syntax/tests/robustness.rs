@@ -215,3 +215,22 @@ fn large_file() {
     assert_eq!(parse.errors().count(), 0);
     assert_eq!(parse.syntax().text_range().len(), (text.len() as u32).into());
 }
+
+#[test]
+fn a_mistake_in_a_macro_body_is_reported_once_per_invocation() {
+    // the body lacks the `;` after each declaration: every declaration of every expansion
+    // is broken, and all of them are reported at the invocation's text
+    let text = "#define DECLS(T) T a = 1 T b = 2 T c = 3 T d = 4\n\
+                void f() {\n  DECLS(int);\n  DECLS(float);\n}\n\
+                void g() { int x = ; int y = ; }\n";
+    let parse = parse_text(text, &PpConfig::default());
+    let errors: Vec<(String, usize)> =
+        parse.errors().map(|d| (d.message.clone(), usize::from(d.range.start()))).collect();
+    let after = |s: &str| text.find(s).map(|i| i + s.len());
+    // one for each invocation (just after it, where its first `;` is missing), then the
+    // two mistakes outside macros, each where it is
+    let at: Vec<Option<usize>> = errors.iter().map(|e| Some(e.1)).collect();
+    assert_eq!(at, [after("DECLS(int)"), after("DECLS(float)"), after("x ="), after("y =")], "{errors:?}");
+    assert_eq!(errors[0].0, "expected `;`, found `int`");
+    assert_eq!(errors[1].0, "expected `;`, found `float`");
+}
