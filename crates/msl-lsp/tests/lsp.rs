@@ -60,6 +60,27 @@ impl Session {
     fn text(&self, name: &str) -> String {
         std::fs::read_to_string(self.path(name)).unwrap()
     }
+    /// Waits (up to 30 s) for diagnostics of `name` that pass `pred`, passing over earlier
+    /// publications: after a change of settings or of a header, a check that began before
+    /// it may still publish what the old state gave.
+    async fn diagnostics_where(&self, name: &str, pred: impl Fn(&Value) -> bool + Send + 'static) -> Option<Value> {
+        let uri = self.uri(name);
+        self.client
+            .wait_for(Duration::from_secs(30), move |m| {
+                m["method"] == "textDocument/publishDiagnostics"
+                    && m["params"]["uri"] == uri.as_str()
+                    && pred(&m["params"]["diagnostics"])
+            })
+            .await
+            .map(|m| m["params"]["diagnostics"].clone())
+    }
+
+    /// [`Session::diagnostics_where`] their codes are `wanted`.
+    async fn diagnostics_with_codes(&self, name: &str, wanted: &[&str]) -> Option<Value> {
+        let wanted: Vec<String> = wanted.iter().map(|c| c.to_string()).collect();
+        self.diagnostics_where(name, move |d| codes(d) == wanted).await
+    }
+
     /// Opens a file and returns its first diagnostics.
     async fn open(&self, name: &str) -> Value {
         self.client.open(&self.uri(name), &self.text(name), 1);
@@ -478,26 +499,18 @@ async fn configuration_and_msl_toml_recheck_open_files() {
     assert_eq!(codes(&d), Vec::<String>::new(), "{d:#}");
     // the client lowers the Metal version
     s.client.notify("workspace/didChangeConfiguration", json!({"settings": {"msl": {"std": "metal2.3"}}}));
-    let d = s.client.diagnostics(&s.uri("versioned.metal"), None).await.unwrap();
-    assert_eq!(codes(&d), vec!["W1301"], "{d:#}");
+    let lowered = s.diagnostics_with_codes("versioned.metal", &["W1301"]).await;
+    assert!(lowered.is_some(), "not checked as Metal 2.3 after the settings changed");
     // an msl.toml next to the file raises it again
     std::fs::write(dir.join("msl.toml"), "std = \"metal3.0\"\n").unwrap();
     s.client.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": s.uri("msl.toml"), "type": 1}]}));
-    let d = s.client.diagnostics(&s.uri("versioned.metal"), None).await.unwrap();
-    assert_eq!(codes(&d), Vec::<String>::new(), "{d:#}");
+    let raised = s.diagnostics_with_codes("versioned.metal", &[]).await;
+    assert!(raised.is_some(), "not checked as Metal 3.0 after msl.toml appeared");
     // rule levels from settings
     std::fs::remove_file(dir.join("msl.toml")).unwrap();
     s.client.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": s.uri("msl.toml"), "type": 3}]}));
     // (without msl.toml the file is checked as 2.3 again)
-    let uri = s.uri("versioned.metal");
-    let again = s
-        .client
-        .wait_for(Duration::from_secs(30), move |m| {
-            m["method"] == "textDocument/publishDiagnostics"
-                && m["params"]["uri"] == uri.as_str()
-                && codes(&m["params"]["diagnostics"]) == vec!["W1301"]
-        })
-        .await;
+    let again = s.diagnostics_with_codes("versioned.metal", &["W1301"]).await;
     assert!(again.is_some(), "without msl.toml the file was not checked as Metal 2.3 again");
     s.client.notify(
         "workspace/didChangeConfiguration",
@@ -505,15 +518,7 @@ async fn configuration_and_msl_toml_recheck_open_files() {
     );
     // the re-check with the rule turned off (a publication still on its way from the
     // msl.toml change may come first)
-    let uri = s.uri("versioned.metal");
-    let quiet = s
-        .client
-        .wait_for(Duration::from_secs(30), move |m| {
-            m["method"] == "textDocument/publishDiagnostics"
-                && m["params"]["uri"] == uri.as_str()
-                && m["params"]["diagnostics"].as_array().is_some_and(|a| a.is_empty())
-        })
-        .await;
+    let quiet = s.diagnostics_with_codes("versioned.metal", &[]).await;
     assert!(quiet.is_some(), "W1301 was not turned off");
 }
 
@@ -525,18 +530,17 @@ async fn headers_changing_on_disk_recheck_their_includers() {
     // the header loses the function the kernel calls
     std::fs::write(s.path("common.h"), "#pragma once\ninline float other_gain(float x) { return x; }\n").unwrap();
     s.client.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": s.uri("common.h"), "type": 2}]}));
-    let d = s.client.diagnostics(&s.uri("kernel.metal"), None).await.unwrap();
-    assert!(codes(&d).contains(&"E1401".to_string()), "{d:#}");
+    let d = s.diagnostics_where("kernel.metal", |d| codes(d).iter().any(|c| c == "E1401")).await;
+    assert!(d.is_some(), "the kernel was not checked again when the header lost a function");
     // an error inside a header shows at its #include, with the place as related information
     std::fs::write(s.path("common.h"), "#pragma once\ninline float common_gain(float x) { return x * ; }\n").unwrap();
     s.client.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": s.uri("common.h"), "type": 2}]}));
-    let d = s.client.diagnostics(&s.uri("kernel.metal"), None).await.unwrap();
-    let inc = d
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|x| x["message"].as_str().unwrap().starts_with("in included file `common.h`"))
-        .expect("header error");
+    let header_error = |x: &Value| x["message"].as_str().is_some_and(|m| m.starts_with("in included file `common.h`"));
+    let d = s
+        .diagnostics_where("kernel.metal", move |d| d.as_array().is_some_and(|a| a.iter().any(header_error)))
+        .await
+        .expect("the header's error at its #include");
+    let inc = d.as_array().unwrap().iter().find(|x| header_error(x)).expect("header error");
     assert_eq!(inc["range"]["start"]["line"], 1);
     assert_eq!(inc["relatedInformation"][0]["location"]["uri"], s.uri("common.h"));
 }
