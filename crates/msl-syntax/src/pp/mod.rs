@@ -1381,7 +1381,6 @@ impl<'r> Pp<'r> {
         let emit = self.emitting();
         self.line_anchor = (name.file, name.start);
         self.call = Some(CallTrack { file: name.file, start: name.start, end: name.end() });
-        let mut out = self.lists.tokens();
         self.file_reads = true;
         self.expansion_depth = 0;
         self.invocation_tokens = 0;
@@ -1389,15 +1388,15 @@ impl<'r> Pp<'r> {
             self.overflowed = false;
             self.overflow_reported = false;
         }
-        if !self.try_expand(name, m, &mut out) {
+        if !self.try_expand(name, m) {
             // a function-like macro name without arguments: just an identifier
             self.call = None;
-            self.lists.give_tokens(out);
             if emit {
                 self.emit_raw(name.kind, name.file, name.start, name.len, NO_CALL);
             }
             return;
         }
+        let mut out = self.lists.tokens();
         self.drain_pending(&mut out);
         let track = self.call.take().expect("call tracking is set during a top-level expansion");
         if !emit {
@@ -1431,7 +1430,7 @@ impl<'r> Pp<'r> {
                             if self.disabled(m) > 0 {
                                 // painted blue: never expands again
                                 t.flags |= NO_EXPAND;
-                            } else if self.try_expand(t, m, out) {
+                            } else if self.try_expand(t, m) {
                                 continue;
                             }
                         }
@@ -1493,13 +1492,13 @@ impl<'r> Pp<'r> {
 
     /// Expands the macro `m` invoked by `name`, pushing the result onto `pending`.
     /// Returns false if `m` is function-like and no `(` follows.
-    fn try_expand(&mut self, name: PpTok, m: u32, out: &mut Vec<PpTok>) -> bool {
+    fn try_expand(&mut self, name: PpTok, m: u32) -> bool {
         let mac = self.mac(m);
         if mac.function_like && !self.next_is_lparen() {
             return false;
         }
         if let Some(b) = mac.builtin {
-            return self.expand_builtin(name, b, out);
+            return self.expand_builtin(name, b);
         }
         if self.overflowed {
             // stop expanding, keep the tokens flowing
@@ -1561,11 +1560,10 @@ impl<'r> Pp<'r> {
             self.pending.push(Pending::Tok(t));
         }
         self.lists.give_tokens(result);
-        let _ = out;
         true
     }
 
-    fn expand_builtin(&mut self, name: PpTok, b: Builtin, _out: &mut Vec<PpTok>) -> bool {
+    fn expand_builtin(&mut self, name: PpTok, b: Builtin) -> bool {
         let (file, off) = self.line_anchor;
         let tok = match b {
             Builtin::Line => {
