@@ -663,7 +663,14 @@ impl<'t> Builder<'t> {
         Builder {
             stack: Vec::new(),
             children: Vec::new(),
-            tokens: FxHashMap::default(),
+            // as many texts as the recent-token cache has slots, without growing
+            // a large unit's texts, about as many as the recent-token cache has slots,
+            // without growing the table through every size on the way
+            tokens: if slots > 64 {
+                FxHashMap::with_capacity_and_hasher(slots, Default::default())
+            } else {
+                FxHashMap::default()
+            },
             tables: pool.take(slots.max(1).next_power_of_two()),
             pool,
         }
@@ -858,12 +865,7 @@ impl<'a> Taking<'a> {
         let tokens = &self.from.tokens[..];
         let mut next = self.next;
         if tokens.get(next).is_some_and(|t| t.start < start) {
-            // the next piece's token is most often the next token, else (at the start of a
-            // run) it may be far ahead
-            next += 1;
-            if tokens.get(next).is_some_and(|t| t.start < start) {
-                next += tokens[next..].partition_point(|t| t.start < start);
-            }
+            next = first_at_or_after(tokens, next + 1, start);
             self.next = next;
         }
         let t = tokens.get(next)?;
@@ -887,6 +889,29 @@ impl<'a> Taking<'a> {
         let guard = self.from.segments.get(i / SEGMENT)?.try_lock().ok()?;
         let (first, guard) = self.held.insert((i - i % SEGMENT, guard));
         guard.get_mut(i - *first)?.take()
+    }
+}
+
+/// The first of `tokens` from `from` on that starts at or after `start` (`tokens.len()` if
+/// none does), found by doubling steps from `from`, then halving: the next piece's token is
+/// most often the next token, or a few tokens on (past a directive's or a macro
+/// invocation's), and only at the start of a run far ahead, so a search over the rest of
+/// the file would read scattered memory for a token close by.
+fn first_at_or_after(tokens: &[crate::lexer::Token], from: usize, start: u32) -> usize {
+    let mut lo = from;
+    let mut step = 1;
+    loop {
+        let probe = lo + step - 1;
+        match tokens.get(probe) {
+            Some(t) if t.start < start => {
+                lo = probe + 1;
+                step *= 2;
+            }
+            _ => {
+                let hi = probe.min(tokens.len()).max(lo);
+                return lo + tokens[lo..hi].partition_point(|t| t.start < start);
+            }
+        }
     }
 }
 
@@ -1306,6 +1331,22 @@ pub fn debug_dump(node: &SyntaxNode) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_search_for_a_piece_token_finds_the_first_at_or_after_its_start() {
+        // tokens at every third offset, some with gaps between them
+        let starts: Vec<u32> = (0..300u32).map(|i| i * 3 + (i / 7) * 5).collect();
+        let tokens: Vec<crate::lexer::Token> =
+            starts.iter().map(|&start| crate::lexer::Token { kind: SyntaxKind::IDENT, start, len: 1 }).collect();
+        let last = starts[starts.len() - 1];
+        for from in [0, 1, 2, 5, 64, 150, 299, 300] {
+            for start in 0..last + 4 {
+                let expected = from + tokens[from..].iter().take_while(|t| t.start < start).count();
+                assert_eq!(first_at_or_after(&tokens, from, start), expected, "from {from}, start {start}");
+            }
+        }
+        assert_eq!(first_at_or_after(&[], 0, 7), 0);
+    }
 
     #[test]
     fn builders_keep_their_token_tables_for_the_next_parse() {

@@ -813,6 +813,11 @@ fn starts_after_last_token(events: &[Event]) -> bool {
         .iter()
         .rposition(|e| matches!(e, Event::Token { .. } | Event::SplitToken { .. }))
         .map_or(0, |last| last + 1);
+    // most often no node starts after the last token: no need to look for forward parents
+    // through the whole run
+    if !events[from..].iter().any(|e| matches!(e, Event::Start { .. })) {
+        return false;
+    }
     let parents: Vec<usize> = events
         .iter()
         .enumerate()
