@@ -593,7 +593,7 @@ struct Builder<'t> {
     stack: Vec<(SyntaxKind, usize)>,
     /// The children of the open nodes.
     children: Vec<NodeOrToken<GreenNode, GreenToken>>,
-    tokens: FxHashMap<(SyntaxKind, &'t str), GreenToken>,
+    tokens: FxHashMap<(SyntaxKind, &'t [u8]), GreenToken>,
     /// The tokens found without their text, taken from `pool` and given back.
     tables: Tables,
     pool: &'static TablePool,
@@ -713,25 +713,25 @@ impl<'t> Builder<'t> {
 
     /// A token of `kind` whose text has the bytes `bytes` (see [`Builder::make_token`]), for
     /// a kind and length that [`Builder::fixed_of`] found no fixed token for.
-    fn token(&mut self, kind: SyntaxKind, bytes: &[u8], text: impl FnOnce() -> &'t str) {
-        let tok = self.text_token(kind, bytes, text);
+    fn token(&mut self, kind: SyntaxKind, bytes: &'t [u8]) {
+        let tok = self.text_token(kind, bytes);
         self.children.push(NodeOrToken::Token(tok));
     }
 
-    /// The shared token of `kind` whose text has the bytes `bytes`; `text` gives the same
-    /// text as a string, asked for only when a new token is made.
-    fn make_token(&mut self, kind: SyntaxKind, bytes: &[u8], text: impl FnOnce() -> &'t str) -> GreenToken {
+    /// The shared token of `kind` whose text has the bytes `bytes` (a token's text, cut from
+    /// a file or the arena at token boundaries: UTF-8).
+    fn make_token(&mut self, kind: SyntaxKind, bytes: &'t [u8]) -> GreenToken {
         match self.fixed_of(kind, bytes.len()) {
             Some(tok) => {
                 debug_assert_eq!(kind.text().map(str::as_bytes), Some(bytes));
                 tok
             }
-            None => self.text_token(kind, bytes, text),
+            None => self.text_token(kind, bytes),
         }
     }
 
     /// [`Builder::make_token`] for a token whose kind does not fix its text.
-    fn text_token(&mut self, kind: SyntaxKind, bytes: &[u8], text: impl FnOnce() -> &'t str) -> GreenToken {
+    fn text_token(&mut self, kind: SyntaxKind, bytes: &'t [u8]) -> GreenToken {
         // runs of spaces are a quarter of all tokens, and most line breaks are one `\n`
         // and the next line's indentation: by kind and length, no hashing
         let spaces = match kind {
@@ -747,7 +747,7 @@ impl<'t> Builder<'t> {
             if spaces.is_empty() {
                 spaces.resize(130, None);
             }
-            return spaces[base + run.len()].get_or_insert_with(|| GreenToken::new(kind.into(), text())).clone();
+            return spaces[base + run.len()].get_or_insert_with(|| new_token(kind, bytes)).clone();
         }
         if bytes.len() <= short::MAX {
             let key = TokenKey::new(kind, bytes);
@@ -759,15 +759,15 @@ impl<'t> Builder<'t> {
                 // which only costs memory)
                 Some((k, t)) if *k == key => t.clone(),
                 _ => {
-                    let t = interned(&mut self.tokens, kind, text());
+                    let t = interned(&mut self.tokens, kind, bytes);
                     *slot = Some((key, t.clone()));
                     t
                 }
             }
         } else if bytes.len() <= 24 {
-            interned(&mut self.tokens, kind, text())
+            interned(&mut self.tokens, kind, bytes)
         } else {
-            GreenToken::new(kind.into(), text())
+            new_token(kind, bytes)
         }
     }
 
@@ -799,11 +799,20 @@ impl<'t> Builder<'t> {
 
 /// The shared token of `kind` and `text` in `tokens`, made on first use.
 fn interned<'t>(
-    tokens: &mut FxHashMap<(SyntaxKind, &'t str), GreenToken>,
+    tokens: &mut FxHashMap<(SyntaxKind, &'t [u8]), GreenToken>,
     kind: SyntaxKind,
-    text: &'t str,
+    text: &'t [u8],
 ) -> GreenToken {
-    tokens.entry((kind, text)).or_insert_with(|| GreenToken::new(kind.into(), text)).clone()
+    tokens.entry((kind, text)).or_insert_with(|| new_token(kind, text)).clone()
+}
+
+/// A new token of `kind` whose text has the bytes `text`. A token's bytes are UTF-8 (see
+/// [`Builder::make_token`]), checked here, where a token is made, rather than each time
+/// a token's text is cut: the check costs little next to the allocation.
+#[cold]
+#[inline(never)]
+fn new_token(kind: SyntaxKind, text: &[u8]) -> GreenToken {
+    GreenToken::new(kind.into(), &String::from_utf8_lossy(text))
 }
 
 /// A token's kind and text of up to [`short::MAX`] bytes (see [`ShortText`]).
@@ -922,7 +931,7 @@ impl Prebuilt {
             .map(|segment| {
                 let made = segment.iter().map(|t| {
                     let range = t.start as usize..(t.start + t.len) as usize;
-                    Some(builder.make_token(t.kind, &text.as_bytes()[range.clone()], || &text[range]))
+                    Some(builder.make_token(t.kind, &text.as_bytes()[range]))
                 });
                 std::sync::Mutex::new(made.collect())
             })
@@ -1109,7 +1118,7 @@ impl<'a> TreeBuilder<'a> {
             return;
         }
         let (pp, range) = (self.pp, start as usize..(start + n) as usize);
-        self.builder.token(kind, &pp.bytes(piece)[range.clone()], || &pp.text(piece)[range]);
+        self.builder.token(kind, &pp.bytes(piece)[range]);
     }
 }
 
@@ -1354,25 +1363,17 @@ mod tests {
         let pool: &'static TablePool = Box::leak(Box::default());
         let same = |a: &GreenToken, b: &GreenToken| std::ptr::eq::<rowan::GreenTokenData>(&**a, &**b);
         let mut first = Builder::with_pool(64, pool);
-        let made = [
-            first.make_token(SEMI, b";", || ";"),
-            first.make_token(IDENT, b"x", || "x"),
-            first.make_token(WHITESPACE, b"  ", || "  "),
-        ];
+        let made = [first.make_token(SEMI, b";"), first.make_token(IDENT, b"x"), first.make_token(WHITESPACE, b"  ")];
         drop(first);
         // the next builder finds the same tokens, and keeps the larger cache
         let mut next = Builder::with_pool(16, pool);
         assert_eq!(next.tables.recent.len(), 64);
-        let again = [
-            next.make_token(SEMI, b";", || ";"),
-            next.make_token(IDENT, b"x", || "x"),
-            next.make_token(WHITESPACE, b"  ", || "  "),
-        ];
+        let again = [next.make_token(SEMI, b";"), next.make_token(IDENT, b"x"), next.make_token(WHITESPACE, b"  ")];
         for (a, b) in made.iter().zip(&again) {
             assert!(same(a, b), "{a} kept");
         }
         // a text of the same kind and length is a token of its own
-        let y = next.make_token(IDENT, b"y", || "y");
+        let y = next.make_token(IDENT, b"y");
         assert!(y.text() == "y" && !same(&y, &made[1]));
         drop(next);
         // a builder that wants a larger cache gets one, and the other tables still
