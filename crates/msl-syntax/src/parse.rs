@@ -663,7 +663,6 @@ impl<'t> Builder<'t> {
         Builder {
             stack: Vec::new(),
             children: Vec::new(),
-            // as many texts as the recent-token cache has slots, without growing
             // a large unit's texts, about as many as the recent-token cache has slots,
             // without growing the table through every size on the way
             tokens: if slots > 64 {
