@@ -9,12 +9,22 @@ use crate::corpus::load_units;
 
 pub fn run(args: &[String]) -> Result<u8, String> {
     let mut iterations = 30usize;
+    let mut server_memory = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--iterations" => iterations = it.next().and_then(|n| n.parse().ok()).unwrap_or(iterations).max(1),
+            // (internal) the two-thread ggml parse alone, with the allocator set up as
+            // msl-lsp sets it up: run in a process of its own by the full bench
+            SERVER_MEMORY => server_memory = true,
             other => return Err(format!("unknown argument `{other}`")),
         }
+    }
+    if server_memory {
+        // first thing, as in msl-lsp's `main`: no other thread exists yet
+        msl_lsp::memory::configure();
+        msl_lsp::memory::no_huge_pages();
+        return ggml_with_server_memory(iterations);
     }
     let root = crate::corpus_dir();
     if !root.join("FILES.tsv").exists() {
@@ -67,6 +77,7 @@ pub fn run(args: &[String]) -> Result<u8, String> {
     let full = phases("two threads (as msl-lsp and msl-check parse it)");
     let free = time(iterations, || drop(parse_file(id, &vfs, &cfg))).0.saturating_sub(full.0);
     println!("  freeing a tree: {}", ms(free));
+    server_memory_line(iterations);
 
     checker_bench(&ggml, &warm, &cfg, lines, iterations)?;
 
@@ -103,6 +114,49 @@ pub fn run(args: &[String]) -> Result<u8, String> {
         bytes as f64 / 1e6,
         best.as_secs_f64(),
         bytes as f64 / 1e6 / best.as_secs_f64()
+    );
+    Ok(0)
+}
+
+/// The argument that runs [`ggml_with_server_memory`].
+const SERVER_MEMORY: &str = "--ggml-with-server-memory";
+
+/// Prints the two-thread ggml parse with the allocator set up as in msl-lsp, measured in a
+/// process of its own (the settings must be made before any other thread starts).
+fn server_memory_line(iterations: usize) {
+    let out = std::env::current_exe().and_then(|exe| {
+        std::process::Command::new(exe)
+            .args(["bench", SERVER_MEMORY, "--iterations", &iterations.to_string()])
+            .stderr(std::process::Stdio::inherit())
+            .output()
+    });
+    match out {
+        Ok(out) if out.status.success() => print!("{}", String::from_utf8_lossy(&out.stdout)),
+        Ok(out) => println!("  with msl-lsp's memory settings: the measuring process failed ({})", out.status),
+        Err(e) => println!("  with msl-lsp's memory settings: cannot start the measuring process: {e}"),
+    }
+}
+
+/// The two-thread parse of ggml in this process, whose allocator was set up as msl-lsp's.
+fn ggml_with_server_memory(iterations: usize) -> Result<u8, String> {
+    let root = crate::corpus_dir();
+    let ggml = root.join("ggml/src/ggml-metal/ggml-metal.metal");
+    let vfs = Vfs::with_disk();
+    let id = vfs.load(&ggml).map_err(|e| format!("{}: {e}", ggml.display()))?;
+    let mut cfg = PpConfig::default();
+    cfg.include_dirs.push(root.join("ggml/src"));
+    msl_syntax::parse_on_two_threads(true);
+    let (median, min) = time(iterations, || parse_file(id, &vfs, &cfg));
+    println!(
+        "  two threads, with msl-lsp's memory settings{}: {} (median of {iterations}; min {})",
+        // msl-lsp leaves a setting alone when the environment makes it
+        if std::env::vars().any(|(k, _)| k.starts_with("MIMALLOC_")) {
+            " and the MIMALLOC_ variables of the environment"
+        } else {
+            " (freed memory goes back to the system at once, so a parse faults its pages in again)"
+        },
+        ms(median),
+        ms(min),
     );
     Ok(0)
 }
