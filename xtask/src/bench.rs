@@ -48,11 +48,7 @@ pub fn run(args: &[String]) -> Result<u8, String> {
     );
 
     // --- the ggml file -------------------------------------------------------------
-    let ggml = root.join("ggml/src/ggml-metal/ggml-metal.metal");
-    let vfs = Vfs::with_disk();
-    let id = vfs.load(&ggml).map_err(|e| format!("{}: {e}", ggml.display()))?;
-    let mut cfg = PpConfig::default();
-    cfg.include_dirs.push(root.join("ggml/src"));
+    let (ggml, vfs, id, cfg) = ggml_unit(&root)?;
     let text = vfs.text(id);
     let lines = text.lines().count();
     let warm = parse_file(id, &vfs, &cfg);
@@ -118,6 +114,17 @@ pub fn run(args: &[String]) -> Result<u8, String> {
     Ok(0)
 }
 
+/// ggml's Metal backend in the corpus under `root`: its path, a file system with it
+/// loaded, its id there, and the configuration it is built with.
+fn ggml_unit(root: &std::path::Path) -> Result<(std::path::PathBuf, Vfs, msl_syntax::FileId, PpConfig), String> {
+    let ggml = root.join("ggml/src/ggml-metal/ggml-metal.metal");
+    let vfs = Vfs::with_disk();
+    let id = vfs.load(&ggml).map_err(|e| format!("{}: {e}", ggml.display()))?;
+    let mut cfg = PpConfig::default();
+    cfg.include_dirs.push(root.join("ggml/src"));
+    Ok((ggml, vfs, id, cfg))
+}
+
 /// The argument that runs [`ggml_with_server_memory`].
 const SERVER_MEMORY: &str = "--ggml-with-server-memory";
 
@@ -139,12 +146,7 @@ fn server_memory_line(iterations: usize) {
 
 /// The two-thread parse of ggml in this process, whose allocator was set up as msl-lsp's.
 fn ggml_with_server_memory(iterations: usize) -> Result<u8, String> {
-    let root = crate::corpus_dir();
-    let ggml = root.join("ggml/src/ggml-metal/ggml-metal.metal");
-    let vfs = Vfs::with_disk();
-    let id = vfs.load(&ggml).map_err(|e| format!("{}: {e}", ggml.display()))?;
-    let mut cfg = PpConfig::default();
-    cfg.include_dirs.push(root.join("ggml/src"));
+    let (_, vfs, id, cfg) = ggml_unit(&crate::corpus_dir())?;
     msl_syntax::parse_on_two_threads(true);
     let (median, min) = time(iterations, || parse_file(id, &vfs, &cfg));
     println!(
