@@ -75,7 +75,7 @@ impl Session {
             .map(|m| m["params"]["diagnostics"].clone())
     }
 
-    /// [`Session::diagnostics_where`] their codes are `wanted`.
+    /// [`Session::diagnostics_where`] the codes, in order, are exactly `wanted`.
     async fn diagnostics_with_codes(&self, name: &str, wanted: &[&str]) -> Option<Value> {
         let wanted: Vec<String> = wanted.iter().map(|c| c.to_string()).collect();
         self.diagnostics_where(name, move |d| codes(d) == wanted).await
