@@ -10,15 +10,20 @@ use crate::corpus::load_units;
 pub fn run(args: &[String]) -> Result<u8, String> {
     let mut iterations = 30usize;
     let mut server_memory = false;
+    let mut pgo = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--iterations" => iterations = it.next().and_then(|n| n.parse().ok()).unwrap_or(iterations).max(1),
+            "--pgo" => pgo = true,
             // (internal) the two-thread ggml parse alone, with the allocator set up as
             // msl-lsp sets it up: run in a process of its own by the full bench
             SERVER_MEMORY => server_memory = true,
             other => return Err(format!("unknown argument `{other}`")),
         }
+    }
+    if pgo {
+        return profile_guided(args);
     }
     if server_memory {
         // first thing, as in msl-lsp's `main`: no other thread exists yet
@@ -30,7 +35,14 @@ pub fn run(args: &[String]) -> Result<u8, String> {
     if !root.join("FILES.tsv").exists() {
         return Err(format!("corpus not found at {} (set MSL_CORPUS)", root.display()));
     }
-    println!("release build");
+    println!(
+        "{}",
+        if std::env::var_os(PGO_BUILD).is_some() {
+            "release build, profile-guided (trained on parsing and checking fixtures/)"
+        } else {
+            "release build"
+        }
+    );
 
     // --- the standard library index ------------------------------------------------
     let start = Instant::now();
@@ -112,6 +124,23 @@ pub fn run(args: &[String]) -> Result<u8, String> {
         bytes as f64 / 1e6 / best.as_secs_f64()
     );
     Ok(0)
+}
+
+/// Set in the environment of a bench run by a profile-guided build (see [`profile_guided`]).
+const PGO_BUILD: &str = "MSL_BENCH_PGO_BUILD";
+
+/// `bench --pgo`: makes a profile-guided build (see [`crate::pgo`]) and runs the bench in it
+/// with the other arguments.
+fn profile_guided(args: &[String]) -> Result<u8, String> {
+    let dir = crate::pgo::build().map_err(|e| e.to_string())?;
+    let exe = dir.join(crate::pgo::exe("xtask"));
+    let status = std::process::Command::new(&exe)
+        .arg("bench")
+        .args(args.iter().filter(|a| *a != "--pgo"))
+        .env(PGO_BUILD, "1")
+        .status()
+        .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
+    Ok(if status.success() { 0 } else { 1 })
 }
 
 /// ggml's Metal backend in the corpus under `root`: its path, a file system with it

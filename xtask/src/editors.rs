@@ -5,9 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+use crate::root;
 
 fn vscode_dir() -> PathBuf {
     root().join("editors/vscode")
@@ -38,8 +36,13 @@ fn step(name: &str, cmd: &mut Command) -> Result<(), String> {
 /// (the release profile keeps line tables for profiling, which the package does not need).
 fn release_server() -> Result<PathBuf, String> {
     step("release msl-lsp", Command::new(cargo()).args(["build", "--release", "--quiet", "-p", "msl-lsp"]))?;
-    let name = format!("msl-lsp{}", std::env::consts::EXE_SUFFIX);
-    let exe = root().join("target/release").join(&name);
+    packaged_server(&root().join("target/release"))
+}
+
+/// The server built in `dir`, copied for packaging and stripped of debug information.
+fn packaged_server(dir: &Path) -> Result<PathBuf, String> {
+    let name = crate::pgo::exe("msl-lsp");
+    let exe = dir.join(&name);
     if !exe.is_file() {
         return Err(format!("{} was not built", exe.display()));
     }
@@ -85,9 +88,22 @@ fn package_vscode(server: &Path) -> Result<PathBuf, String> {
         .ok_or_else(|| "no .vsix was written".to_string())
 }
 
-/// `cargo xtask dist`: the VS Code extension with the release server for this host.
-pub fn dist(_args: &[String]) -> Result<u8, String> {
-    let server = release_server()?;
+/// `cargo xtask dist`: the VS Code extension with the release server for this host,
+/// built profile-guided (see [`crate::pgo`]) unless `--no-pgo` says otherwise or the
+/// toolchain lacks `llvm-profdata`.
+pub fn dist(args: &[String]) -> Result<u8, String> {
+    let server = if args.iter().any(|a| a == "--no-pgo") {
+        release_server()?
+    } else {
+        match crate::pgo::build() {
+            Ok(dir) => packaged_server(&dir)?,
+            Err(crate::pgo::Error::NoProfdata(why)) => {
+                println!("   (no profile-guided build: {why}; packaging the plain release build)");
+                release_server()?
+            }
+            Err(crate::pgo::Error::Failed(e)) => return Err(e),
+        }
+    };
     let vsix = package_vscode(&server)?;
     let size = std::fs::metadata(&vsix).map(|m| m.len()).unwrap_or(0);
     println!("wrote {} ({:.1} MB)", vsix.display(), size as f64 / 1e6);

@@ -4,6 +4,7 @@ mod bench;
 mod corpus;
 mod editors;
 mod lsp_bench;
+mod pgo;
 mod test;
 
 #[global_allocator]
@@ -24,16 +25,17 @@ fn main() -> ExitCode {
         "lsp-bench" => lsp_bench::run(rest),
         "test" => test::run(rest),
         "dist" => editors::dist(rest),
+        pgo::TRAIN => pgo::train(rest),
         _ => {
             eprintln!(
                 "usage: cargo xtask <command>\n\n\
                  commands:\n  \
                  test [--no-editors | --editors-only]            formatting, clippy, all tests, the corpus, the editors (what CI runs)\n  \
-                 dist                                            the VS Code extension (.vsix) with the release msl-lsp inside\n  \
+                 dist [--no-pgo]                                 the VS Code extension (.vsix) with the release msl-lsp inside\n  \
                  corpus [--filter TEXT] [--jobs N] [--verbose]   check every unit of the corpus; one summary line\n  \
                  \x20      [--semantic | --cli] [--warnings]        with the checker / through msl-check; list warnings\n  \
                  \x20      [--typos]                                inject typos into names; count those reported\n  \
-                 bench  [--iterations N]                          parser throughput and the ggml timing\n  \
+                 bench  [--iterations N] [--pgo]                  parser throughput and the ggml timing (--pgo: of a profile-guided build)\n  \
                  lsp-bench [--no-clangd]                         an editing session against msl-lsp (and clangd-19)\n\n\
                  The corpus is read from $MSL_CORPUS or ../shared/corpus."
             );
@@ -49,11 +51,15 @@ fn main() -> ExitCode {
     }
 }
 
+/// The repository's root.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
 /// The corpus directory.
 pub fn corpus_dir() -> PathBuf {
     if let Some(d) = std::env::var_os("MSL_CORPUS") {
         return PathBuf::from(d);
     }
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    root.join("../shared/corpus")
+    root().join("../shared/corpus")
 }

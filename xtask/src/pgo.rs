@@ -1,0 +1,201 @@
+//! Profile-guided builds: `cargo xtask bench --pgo` and `cargo xtask dist` build the
+//! binaries twice, first instrumented, then, after a training run over the repository's
+//! own fixtures, optimised with the counts it wrote.
+//!
+//! The training parses and checks every `.metal` file under `fixtures/` (no corpus file:
+//! the corpus is what the bench measures on). The binaries are built together, in one
+//! cargo invocation, so that the libraries the training ran (`msl-syntax`, `msl-hir`) are
+//! the very ones linked into each of them and their profile applies to all.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+/// The packages a profile-guided build makes: the bench (in `xtask`) and what ships.
+const PACKAGES: [&str; 3] = ["xtask", "msl-lsp", "msl-check"];
+
+/// The internal command that runs the training workload (see [`train`]).
+pub const TRAIN: &str = "pgo-train";
+
+/// Why there is no profile-guided build.
+pub enum Error {
+    /// The toolchain has no `llvm-profdata` (and rustup could not add it).
+    NoProfdata(String),
+    /// A build or the training failed.
+    Failed(String),
+}
+
+impl From<String> for Error {
+    fn from(e: String) -> Error {
+        Error::Failed(e)
+    }
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::NoProfdata(e) | Error::Failed(e) => f.write_str(e),
+        }
+    }
+}
+
+/// The directory of the binaries of a profile-guided release build for the host, made
+/// now.
+pub fn build() -> Result<PathBuf, Error> {
+    let started = Instant::now();
+    let host = host_triple()?;
+    let profdata = llvm_profdata(&host).map_err(Error::NoProfdata)?;
+    let dir = crate::root().join("target/pgo");
+    let raw = dir.join("raw");
+    let merged = dir.join("msl.profdata");
+
+    // 1. instrumented
+    let _ = std::fs::remove_dir_all(&raw);
+    let generate = format!("-Cprofile-generate={}", raw.display());
+    cargo_build(&host, &dir.join("generate"), &generate, "instrumented build")?;
+    // (the build itself may have written counts: its build scripts are not built for
+    // `--target`, so they are not instrumented, but start clean regardless)
+    let _ = std::fs::remove_dir_all(&raw);
+
+    // 2. training
+    let trainer = dir.join("generate").join(&host).join("release").join(exe("xtask"));
+    println!("== training: parse and check fixtures/");
+    let status =
+        Command::new(&trainer).arg(TRAIN).status().map_err(|e| format!("cannot run {}: {e}", trainer.display()))?;
+    if !status.success() {
+        return Err(format!("the training run failed ({status})").into());
+    }
+    let status = Command::new(&profdata)
+        .arg("merge")
+        .arg("-o")
+        .arg(&merged)
+        .arg(&raw)
+        .status()
+        .map_err(|e| format!("cannot run {}: {e}", profdata.display()))?;
+    if !status.success() {
+        return Err(format!("llvm-profdata could not merge the training's counts ({status})").into());
+    }
+
+    // 3. optimised with the counts
+    let target = dir.join("use");
+    let use_flag = format!("-Cprofile-use={}", merged.display());
+    cargo_build(&host, &target, &use_flag, "profile-guided build")?;
+    println!("   (profile-guided build: {:.0} s in all)", started.elapsed().as_secs_f64());
+    Ok(target.join(&host).join("release"))
+}
+
+/// `name` as an executable's file name on this OS.
+pub fn exe(name: &str) -> String {
+    format!("{name}{}", std::env::consts::EXE_SUFFIX)
+}
+
+/// A release build of [`PACKAGES`] for `host` into `target_dir`, with `flag` added to the
+/// compiler's flags. `--target` keeps the flag off build scripts and procedural macros,
+/// which run on the host during the build.
+fn cargo_build(host: &str, target_dir: &Path, flag: &str, what: &str) -> Result<(), String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let mut rustflags = std::env::var("RUSTFLAGS").unwrap_or_default();
+    if !rustflags.is_empty() {
+        rustflags.push(' ');
+    }
+    rustflags.push_str(flag);
+    let mut cmd = Command::new(cargo);
+    cmd.args(["build", "--release", "--quiet", "--target", host]).arg("--target-dir").arg(target_dir);
+    for p in PACKAGES {
+        cmd.args(["-p", p]);
+    }
+    cmd.env("RUSTFLAGS", rustflags).current_dir(crate::root());
+    println!("== {what}");
+    let started = Instant::now();
+    let status = cmd.status().map_err(|e| format!("cannot run cargo: {e}"))?;
+    println!("   ({what}: {:.0} s)", started.elapsed().as_secs_f64());
+    if status.success() { Ok(()) } else { Err(format!("the {what} failed ({status})")) }
+}
+
+/// The host's target triple, as rustc names it.
+fn host_triple() -> Result<String, String> {
+    let out = Command::new(rustc()).arg("-vV").output().map_err(|e| format!("cannot run rustc: {e}"))?;
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .find_map(|l| l.strip_prefix("host: ").map(str::to_string))
+        .ok_or_else(|| "rustc -vV names no host".to_string())
+}
+
+fn rustc() -> String {
+    std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into())
+}
+
+/// The `llvm-profdata` of the toolchain's own LLVM (its profile format must match the
+/// compiler's): rustup's `llvm-tools` component, installed if it is missing.
+fn llvm_profdata(host: &str) -> Result<PathBuf, String> {
+    let out =
+        Command::new(rustc()).args(["--print", "sysroot"]).output().map_err(|e| format!("cannot run rustc: {e}"))?;
+    let sysroot = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+    let tool = sysroot.join("lib/rustlib").join(host).join("bin").join(exe("llvm-profdata"));
+    if tool.is_file() {
+        return Ok(tool);
+    }
+    println!("== rustup component add llvm-tools (for llvm-profdata)");
+    let added = Command::new("rustup").args(["component", "add", "llvm-tools"]).status();
+    if tool.is_file() {
+        return Ok(tool);
+    }
+    Err(format!(
+        "a profile-guided build needs llvm-profdata from the toolchain's `llvm-tools` component, \
+         which is not installed ({}); install it with `rustup component add llvm-tools`",
+        match added {
+            Ok(s) => format!("rustup: {s}"),
+            Err(e) => format!("cannot run rustup: {e}"),
+        }
+    ))
+}
+
+/// The training workload, run by the instrumented build: every fixture parsed (on one
+/// thread, and as a long file is, on two) and checked, as the language server and
+/// `msl-check` do, several times over so that the counts are well above noise.
+pub fn train(_args: &[String]) -> Result<u8, String> {
+    use msl_syntax::{PpConfig, Vfs, parse_file, parse_file_ahead};
+
+    let mut files = Vec::new();
+    metal_files(&crate::root().join("fixtures"), &mut files);
+    files.sort();
+    if files.is_empty() {
+        return Err("no .metal files under fixtures/".into());
+    }
+    let cfg = PpConfig::default();
+    let vfs = Vfs::with_disk();
+    let mut diagnostics = 0usize;
+    for _ in 0..20 {
+        for f in &files {
+            let id = vfs.load(f).map_err(|e| format!("{}: {e}", f.display()))?;
+            for two_threads in [false, true] {
+                msl_syntax::parse_on_two_threads(two_threads);
+                diagnostics += parse_file(id, &vfs, &cfg).diagnostics().len();
+            }
+            diagnostics += parse_file_ahead(id, &vfs, &cfg).diagnostics().len();
+        }
+    }
+    for _ in 0..3 {
+        for f in &files {
+            let text = std::fs::read(f).map_err(|e| format!("{}: {e}", f.display()))?;
+            let mut a = msl_hir::Analysis::with_disk();
+            let main = a.set_file_bytes(f, &text);
+            let unit = a.unit(main, cfg.clone());
+            diagnostics += a.diagnostics(unit, false).len();
+        }
+    }
+    println!("   ({} files parsed and checked; {diagnostics} diagnostics)", files.len());
+    Ok(0)
+}
+
+fn metal_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            metal_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "metal") {
+            out.push(p);
+        }
+    }
+}
