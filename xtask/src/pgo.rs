@@ -94,22 +94,35 @@ pub fn exe(name: &str) -> String {
 /// which run on the host during the build.
 fn cargo_build(host: &str, target_dir: &Path, flag: &str, what: &str) -> Result<(), String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let mut rustflags = std::env::var("RUSTFLAGS").unwrap_or_default();
-    if !rustflags.is_empty() {
-        rustflags.push(' ');
-    }
-    rustflags.push_str(flag);
+    let flags = encoded_rustflags(
+        std::env::var("CARGO_ENCODED_RUSTFLAGS").ok().as_deref(),
+        std::env::var("RUSTFLAGS").ok().as_deref(),
+        flag,
+    );
     let mut cmd = Command::new(cargo);
     cmd.args(["build", "--release", "--quiet", "--target", host]).arg("--target-dir").arg(target_dir);
     for p in PACKAGES {
         cmd.args(["-p", p]);
     }
-    cmd.env("RUSTFLAGS", rustflags).current_dir(crate::root());
+    cmd.env("CARGO_ENCODED_RUSTFLAGS", flags).env_remove("RUSTFLAGS").current_dir(crate::root());
     println!("== {what}");
     let started = Instant::now();
     let status = cmd.status().map_err(|e| format!("cannot run cargo: {e}"))?;
     println!("   ({what}: {:.0} s)", started.elapsed().as_secs_f64());
     if status.success() { Ok(()) } else { Err(format!("the {what} failed ({status})")) }
+}
+
+/// The compiler flags of the environment (`CARGO_ENCODED_RUSTFLAGS`, which cargo prefers,
+/// else `RUSTFLAGS`) with `flag` added, in cargo's encoded form: flags separated by
+/// 0x1f, so that a path with spaces in `flag` stays one flag.
+fn encoded_rustflags(encoded: Option<&str>, plain: Option<&str>, flag: &str) -> String {
+    let mut flags: Vec<&str> = match (encoded, plain) {
+        (Some(e), _) => e.split('\x1f').filter(|f| !f.is_empty()).collect(),
+        (None, Some(p)) => p.split_whitespace().collect(),
+        (None, None) => Vec::new(),
+    };
+    flags.push(flag);
+    flags.join("\x1f")
 }
 
 /// The host's target triple, as rustc names it.
@@ -197,5 +210,26 @@ fn metal_files(dir: &Path, out: &mut Vec<PathBuf>) {
         } else if p.extension().is_some_and(|x| x == "metal") {
             out.push(p);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::encoded_rustflags;
+
+    #[test]
+    fn the_profile_flag_is_added_to_the_environment_s_flags_as_one_flag() {
+        let flag = "-Cprofile-use=/home/a user/msl/target/pgo/msl.profdata";
+        assert_eq!(encoded_rustflags(None, None, flag), flag);
+        assert_eq!(
+            encoded_rustflags(None, Some(" -Cdebuginfo=1  -Dwarnings "), flag),
+            format!("-Cdebuginfo=1\x1f-Dwarnings\x1f{flag}")
+        );
+        // cargo takes the encoded variable over the plain one, and so does the build
+        assert_eq!(
+            encoded_rustflags(Some("-Cfoo=a b\x1f-Cbar"), Some("-Cignored"), flag),
+            format!("-Cfoo=a b\x1f-Cbar\x1f{flag}")
+        );
+        assert_eq!(encoded_rustflags(Some(""), None, flag), flag);
     }
 }
