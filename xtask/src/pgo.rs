@@ -80,7 +80,7 @@ pub fn build() -> Result<PathBuf, Error> {
     let target = dir.join("use");
     let use_flag = format!("-Cprofile-use={}", merged.display());
     cargo_build(&host, &target, &use_flag, "profile-guided build")?;
-    println!("   (profile-guided build: {:.0} s in all)", started.elapsed().as_secs_f64());
+    println!("   (instrumented build, training and optimised build: {:.0} s in all)", started.elapsed().as_secs_f64());
     Ok(target.join(&host).join("release"))
 }
 
