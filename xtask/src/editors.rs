@@ -3,9 +3,8 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Instant;
 
-use crate::root;
+use crate::{cargo, root, step};
 
 fn vscode_dir() -> PathBuf {
     root().join("editors/vscode")
@@ -15,21 +14,8 @@ fn zed_manifest() -> PathBuf {
     root().join("editors/zed/Cargo.toml")
 }
 
-fn cargo() -> String {
-    std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())
-}
-
 fn npm() -> &'static str {
     if cfg!(windows) { "npm.cmd" } else { "npm" }
-}
-
-/// Runs a step, printing it and how long it took.
-fn step(name: &str, cmd: &mut Command) -> Result<(), String> {
-    println!("== {name}");
-    let started = Instant::now();
-    let status = cmd.status().map_err(|e| format!("{name}: cannot start {:?}: {e}", cmd.get_program()))?;
-    println!("   ({name}: {:.1} s)", started.elapsed().as_secs_f64());
-    if status.success() { Ok(()) } else { Err(format!("step `{name}` failed ({status})")) }
 }
 
 /// Builds the release server for the host; returns a copy without debug information

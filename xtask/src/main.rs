@@ -56,6 +56,20 @@ pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
+/// The cargo that runs this task.
+pub fn cargo() -> String {
+    std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())
+}
+
+/// Runs a step, printing it and how long it took.
+pub fn step(name: &str, cmd: &mut std::process::Command) -> Result<(), String> {
+    println!("== {name}");
+    let started = std::time::Instant::now();
+    let status = cmd.status().map_err(|e| format!("{name}: cannot start {:?}: {e}", cmd.get_program()))?;
+    println!("   ({name}: {:.1} s)", started.elapsed().as_secs_f64());
+    if status.success() { Ok(()) } else { Err(format!("step `{name}` failed ({status})")) }
+}
+
 /// The corpus directory.
 pub fn corpus_dir() -> PathBuf {
     if let Some(d) = std::env::var_os("MSL_CORPUS") {

@@ -50,31 +50,16 @@ pub fn build() -> Result<PathBuf, Error> {
     let merged = dir.join("msl.profdata");
 
     // 1. instrumented
-    let _ = std::fs::remove_dir_all(&raw);
     let generate = format!("-Cprofile-generate={}", raw.display());
     cargo_build(&host, &dir.join("generate"), &generate, "instrumented build")?;
-    // (the build itself may have written counts: its build scripts are not built for
-    // `--target`, so they are not instrumented, but start clean regardless)
+    // the counts of an earlier training must not be merged with this one's (and the
+    // build's own build scripts, not built for `--target`, wrote none)
     let _ = std::fs::remove_dir_all(&raw);
 
     // 2. training
     let trainer = dir.join("generate").join(&host).join("release").join(exe("xtask"));
-    println!("== training: parse and check fixtures/");
-    let status =
-        Command::new(&trainer).arg(TRAIN).status().map_err(|e| format!("cannot run {}: {e}", trainer.display()))?;
-    if !status.success() {
-        return Err(format!("the training run failed ({status})").into());
-    }
-    let status = Command::new(&profdata)
-        .arg("merge")
-        .arg("-o")
-        .arg(&merged)
-        .arg(&raw)
-        .status()
-        .map_err(|e| format!("cannot run {}: {e}", profdata.display()))?;
-    if !status.success() {
-        return Err(format!("llvm-profdata could not merge the training's counts ({status})").into());
-    }
+    crate::step("training: parse and check fixtures/", Command::new(&trainer).arg(TRAIN))?;
+    crate::step("merge the training's counts", Command::new(&profdata).arg("merge").arg("-o").arg(&merged).arg(&raw))?;
 
     // 3. optimised with the counts
     let target = dir.join("use");
@@ -93,23 +78,18 @@ pub fn exe(name: &str) -> String {
 /// compiler's flags. `--target` keeps the flag off build scripts and procedural macros,
 /// which run on the host during the build.
 fn cargo_build(host: &str, target_dir: &Path, flag: &str, what: &str) -> Result<(), String> {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let flags = encoded_rustflags(
         std::env::var("CARGO_ENCODED_RUSTFLAGS").ok().as_deref(),
         std::env::var("RUSTFLAGS").ok().as_deref(),
         flag,
     );
-    let mut cmd = Command::new(cargo);
+    let mut cmd = Command::new(crate::cargo());
     cmd.args(["build", "--release", "--quiet", "--target", host]).arg("--target-dir").arg(target_dir);
     for p in PACKAGES {
         cmd.args(["-p", p]);
     }
     cmd.env("CARGO_ENCODED_RUSTFLAGS", flags).env_remove("RUSTFLAGS").current_dir(crate::root());
-    println!("== {what}");
-    let started = Instant::now();
-    let status = cmd.status().map_err(|e| format!("cannot run cargo: {e}"))?;
-    println!("   ({what}: {:.0} s)", started.elapsed().as_secs_f64());
-    if status.success() { Ok(()) } else { Err(format!("the {what} failed ({status})")) }
+    crate::step(what, &mut cmd)
 }
 
 /// The compiler flags of the environment (`CARGO_ENCODED_RUSTFLAGS`, which cargo prefers,
@@ -167,7 +147,7 @@ fn llvm_profdata(host: &str) -> Result<PathBuf, String> {
 /// thread, and as a long file is, on two) and checked, as the language server and
 /// `msl-check` do, several times over so that the counts are well above noise.
 pub fn train(_args: &[String]) -> Result<u8, String> {
-    use msl_syntax::{PpConfig, Vfs, parse_file, parse_file_ahead};
+    use msl_syntax::{FileResolver, PpConfig, Vfs, parse_file, parse_file_ahead};
 
     let mut files = Vec::new();
     metal_files(&crate::root().join("fixtures"), &mut files);
@@ -177,10 +157,13 @@ pub fn train(_args: &[String]) -> Result<u8, String> {
     }
     let cfg = PpConfig::default();
     let vfs = Vfs::with_disk();
+    let ids = files
+        .iter()
+        .map(|f| vfs.load(f).map_err(|e| format!("{}: {e}", f.display())))
+        .collect::<Result<Vec<_>, _>>()?;
     let mut diagnostics = 0usize;
     for _ in 0..20 {
-        for f in &files {
-            let id = vfs.load(f).map_err(|e| format!("{}: {e}", f.display()))?;
+        for &id in &ids {
             for two_threads in [false, true] {
                 msl_syntax::parse_on_two_threads(two_threads);
                 diagnostics += parse_file(id, &vfs, &cfg).diagnostics().len();
@@ -189,10 +172,9 @@ pub fn train(_args: &[String]) -> Result<u8, String> {
         }
     }
     for _ in 0..3 {
-        for f in &files {
-            let text = std::fs::read(f).map_err(|e| format!("{}: {e}", f.display()))?;
+        for (f, &id) in files.iter().zip(&ids) {
             let mut a = msl_hir::Analysis::with_disk();
-            let main = a.set_file_bytes(f, &text);
+            let main = a.set_file(f, vfs.text(id));
             let unit = a.unit(main, cfg.clone());
             diagnostics += a.diagnostics(unit, false).len();
         }

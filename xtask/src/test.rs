@@ -9,7 +9,7 @@ pub fn run(args: &[String]) -> Result<u8, String> {
         crate::editors::test()?;
         return Ok(0);
     }
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let cargo = crate::cargo();
     let mut steps: Vec<(&str, Vec<&str>)> = vec![
         ("format", vec!["fmt", "--all", "--check"]),
         ("clippy", vec!["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]),
