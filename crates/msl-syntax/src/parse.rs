@@ -811,7 +811,10 @@ fn interned<'t>(
 #[cold]
 #[inline(never)]
 fn new_token(kind: SyntaxKind, text: &[u8]) -> GreenToken {
-    GreenToken::new(kind.into(), &String::from_utf8_lossy(text))
+    match std::str::from_utf8(text) {
+        Ok(text) => GreenToken::new(kind.into(), text),
+        Err(_) => GreenToken::new(kind.into(), &String::from_utf8_lossy(text)),
+    }
 }
 
 /// A token's kind and text of up to [`short::MAX`] bytes (see [`ShortText`]).
