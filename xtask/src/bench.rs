@@ -133,7 +133,7 @@ const PGO_BUILD: &str = "MSL_BENCH_PGO_BUILD";
 /// with the other arguments.
 fn profile_guided(args: &[String]) -> Result<u8, String> {
     let dir = crate::pgo::build().map_err(|e| e.to_string())?;
-    let exe = dir.join(crate::pgo::exe("xtask"));
+    let exe = dir.join(crate::exe("xtask"));
     let status = std::process::Command::new(&exe)
         .arg("bench")
         .args(args.iter().filter(|a| *a != "--pgo"))

@@ -27,7 +27,7 @@ fn release_server() -> Result<PathBuf, String> {
 
 /// The server built in `dir`, copied for packaging and stripped of debug information.
 fn packaged_server(dir: &Path) -> Result<PathBuf, String> {
-    let name = crate::pgo::exe("msl-lsp");
+    let name = crate::exe("msl-lsp");
     let exe = dir.join(&name);
     if !exe.is_file() {
         return Err(format!("{} was not built", exe.display()));

@@ -61,6 +61,11 @@ pub fn cargo() -> String {
     std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())
 }
 
+/// `name` as an executable's file name on this OS.
+pub fn exe(name: &str) -> String {
+    format!("{name}{}", std::env::consts::EXE_SUFFIX)
+}
+
 /// Runs a step, printing it and how long it took.
 pub fn step(name: &str, cmd: &mut std::process::Command) -> Result<(), String> {
     println!("== {name}");

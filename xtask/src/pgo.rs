@@ -57,7 +57,7 @@ pub fn build() -> Result<PathBuf, Error> {
     let _ = std::fs::remove_dir_all(&raw);
 
     // 2. training
-    let trainer = dir.join("generate").join(&host).join("release").join(exe("xtask"));
+    let trainer = dir.join("generate").join(&host).join("release").join(crate::exe("xtask"));
     crate::step("training: parse and check fixtures/", Command::new(&trainer).arg(TRAIN))?;
     crate::step("merge the training's counts", Command::new(&profdata).arg("merge").arg("-o").arg(&merged).arg(&raw))?;
 
@@ -67,11 +67,6 @@ pub fn build() -> Result<PathBuf, Error> {
     cargo_build(&host, &target, &use_flag, "profile-guided build")?;
     println!("   (instrumented build, training and optimised build: {:.0} s in all)", started.elapsed().as_secs_f64());
     Ok(target.join(&host).join("release"))
-}
-
-/// `name` as an executable's file name on this OS.
-pub fn exe(name: &str) -> String {
-    format!("{name}{}", std::env::consts::EXE_SUFFIX)
 }
 
 /// A release build of [`PACKAGES`] for `host` into `target_dir`, with `flag` added to the
@@ -124,7 +119,7 @@ fn llvm_profdata(host: &str) -> Result<PathBuf, String> {
     let out =
         Command::new(rustc()).args(["--print", "sysroot"]).output().map_err(|e| format!("cannot run rustc: {e}"))?;
     let sysroot = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
-    let tool = sysroot.join("lib/rustlib").join(host).join("bin").join(exe("llvm-profdata"));
+    let tool = sysroot.join("lib/rustlib").join(host).join("bin").join(crate::exe("llvm-profdata"));
     if tool.is_file() {
         return Ok(tool);
     }
