@@ -27,20 +27,28 @@ pub fn run(args: &[String]) -> Result<u8, String> {
     }
     if server_memory {
         // first thing, as in msl-lsp's `main`: no other thread exists yet
-        msl_lsp::memory::configure();
+        msl_memory::return_freed_memory_promptly();
         msl_lsp::memory::no_huge_pages();
         return ggml_with_server_memory(iterations);
     }
+    // first thing, as in msl-check's `main`: the lines below measure msl-check's parse
+    // (but for the one line measured in a process set up as msl-lsp)
+    let kept = msl_memory::keep_freed_memory();
     let root = crate::corpus_dir();
     if !root.join("FILES.tsv").exists() {
         return Err(format!("corpus not found at {} (set MSL_CORPUS)", root.display()));
     }
     println!(
-        "{}",
+        "{}; {}",
         if std::env::var_os(PGO_BUILD).is_some() {
             "release build, profile-guided (trained on parsing and checking fixtures/)"
         } else {
             "release build"
+        },
+        if kept {
+            "allocator set up as in msl-check (freed memory kept for reuse)"
+        } else {
+            "allocator as the MIMALLOC_ variables of the environment set it"
         }
     );
 

@@ -8,7 +8,7 @@ mod pgo;
 mod test;
 
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: msl_memory::MiMalloc = msl_memory::MiMalloc;
 
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: msl_memory::MiMalloc = msl_memory::MiMalloc;
 
 const HELP: &str = "\
 msl-lsp: a language server for the Metal Shading Language
@@ -20,7 +20,7 @@ Options:
 ";
 
 fn main() {
-    msl_lsp::memory::configure();
+    msl_memory::return_freed_memory_promptly();
     msl_lsp::memory::no_huge_pages();
     msl_lsp::memory::free_trees_in_background();
     let mut log_file = None;
