@@ -324,10 +324,21 @@ const LAYER_BIT: u32 = 1 << 31;
 /// In a name table: the name was `#undef`ined (hiding any layer's definition).
 const UNDEFINED: u32 = u32::MAX;
 
-enum Pending {
-    Tok(PpTok),
-    /// End of the expansion of a macro: re-enables it.
-    End(u32),
+/// A token waiting to be rescanned, or the end of a macro's expansion, which re-enables
+/// the macro (a token of kind [`Pending::END`] whose `start` is the macro). Either is one
+/// 16-byte value: an enum with a tag of its own put the token four bytes in, so that
+/// taking a token off the stack and into the output moved it field by field and read it
+/// back whole, which stalled on every token.
+#[derive(Clone, Copy)]
+struct Pending(PpTok);
+
+impl Pending {
+    /// The kind of the marker for the end of an expansion: no token has it.
+    const END: SyntaxKind = SyntaxKind::__LAST;
+
+    fn end(m: u32) -> Pending {
+        Pending(PpTok { kind: Self::END, flags: 0, file: ARENA, start: m, len: 0 })
+    }
 }
 
 /// Emptied lists of tokens, parameter indexes and pending tokens, kept for reuse. A macro
@@ -1421,33 +1432,30 @@ impl<'r> Pp<'r> {
 
     /// Rescans the pending tokens until none remain, expanding macros as they appear.
     fn drain_pending(&mut self, out: &mut Vec<PpTok>) {
-        while let Some(p) = self.pending.pop() {
-            match p {
-                Pending::End(m) => self.adjust_disabled(m, true),
-                Pending::Tok(mut t) => {
-                    if t.kind.is_ident_like() && !t.has(NO_EXPAND) {
-                        if let Some(m) = self.lookup_macro(self.text_of(&t)) {
-                            if self.disabled(m) > 0 {
-                                // painted blue: never expands again
-                                t.flags |= NO_EXPAND;
-                            } else if self.try_expand(t, m) {
-                                continue;
-                            }
-                        }
+        while let Some(Pending(mut t)) = self.pending.pop() {
+            if t.kind == Pending::END {
+                self.adjust_disabled(t.start, true);
+                continue;
+            }
+            if t.kind.is_ident_like() && !t.has(NO_EXPAND) {
+                if let Some(m) = self.lookup_macro(self.text_of(&t)) {
+                    if self.disabled(m) > 0 {
+                        // painted blue: never expands again
+                        t.flags |= NO_EXPAND;
+                    } else if self.try_expand(t, m) {
+                        continue;
                     }
-                    out.push(t);
                 }
             }
+            out.push(t);
         }
     }
 
     /// Skips trivia and markers in `pending` (and, when allowed, the file) to see whether
     /// the next token is `(`.
     fn next_is_lparen(&self) -> bool {
-        for p in self.pending.iter().rev() {
-            if let Pending::Tok(t) = p {
-                return t.kind == L_PAREN;
-            }
+        if let Some(Pending(t)) = self.pending.iter().rev().find(|p| p.0.kind != Pending::END) {
+            return t.kind == L_PAREN;
         }
         if !self.file_reads {
             return false;
@@ -1470,11 +1478,11 @@ impl<'r> Pp<'r> {
     /// The next token while collecting arguments: from `pending` (re-enabling macros whose
     /// expansion ends) and then, if allowed, the current file.
     fn next_arg_token(&mut self) -> Option<PpTok> {
-        while let Some(p) = self.pending.pop() {
-            match p {
-                Pending::End(m) => self.adjust_disabled(m, true),
-                Pending::Tok(t) => return Some(t),
+        while let Some(Pending(t)) = self.pending.pop() {
+            if t.kind != Pending::END {
+                return Some(t);
             }
+            self.adjust_disabled(t.start, true);
         }
         if !self.file_reads {
             return None;
@@ -1529,9 +1537,9 @@ impl<'r> Pp<'r> {
             self.overflowed = true;
             self.ever_overflowed = true;
             // drop what is queued, but re-enable the macros whose expansions it held
-            while let Some(p) = self.pending.pop() {
-                if let Pending::End(m) = p {
-                    self.adjust_disabled(m, true);
+            while let Some(Pending(t)) = self.pending.pop() {
+                if t.kind == Pending::END {
+                    self.adjust_disabled(t.start, true);
                 }
             }
             let limit = if self.invocation_tokens > MAX_INVOCATION_TOKENS {
@@ -1552,12 +1560,12 @@ impl<'r> Pp<'r> {
             return true;
         }
         self.adjust_disabled(m, false);
-        self.pending.push(Pending::End(m));
+        self.pending.push(Pending::end(m));
         let first_flags = name.flags & LEADING_SPACE;
         self.pending.reserve(result.len());
         for (i, &t) in result.iter().enumerate().rev() {
             let t = if i == 0 { PpTok { flags: (t.flags & !LEADING_SPACE) | first_flags, ..t } } else { t };
-            self.pending.push(Pending::Tok(t));
+            self.pending.push(Pending(t));
         }
         self.lists.give_tokens(result);
         true
@@ -1621,7 +1629,7 @@ impl<'r> Pp<'r> {
                 return false;
             }
         };
-        self.pending.push(Pending::Tok(tok));
+        self.pending.push(Pending(tok));
         true
     }
 
@@ -1700,7 +1708,7 @@ impl<'r> Pp<'r> {
         let fresh = self.lists.pending();
         let saved = std::mem::replace(&mut self.pending, fresh);
         let saved_reads = std::mem::replace(&mut self.file_reads, false);
-        self.pending.extend(tokens.iter().rev().map(|t| Pending::Tok(*t)));
+        self.pending.extend(tokens.iter().rev().map(|t| Pending(*t)));
         let mut out = self.lists.tokens();
         out.reserve(tokens.len());
         self.drain_pending(&mut out);
@@ -2726,73 +2734,69 @@ fn t_range(t: &PpTok) -> TextRange {
 /// Finds the include-guard macro of a file: first directive `#ifndef G` (or
 /// `#if !defined(G)`), whose `#endif` is the last directive and is followed only by trivia.
 fn detect_guard(tokens: &[Token], text: &str) -> Option<Arc<str>> {
-    let sig: Vec<&Token> = tokens.iter().filter(|t| !matches!(t.kind, WHITESPACE | COMMENT)).collect();
     let tx = |t: &Token| &text[t.start as usize..t.end() as usize];
-    // first line: # ifndef G NEWLINE
-    let mut k = 0;
-    while k < sig.len() && sig[k].kind == NEWLINE {
-        k += 1;
-    }
-    if sig.get(k)?.kind != HASH {
+    // the tokens that matter, from the first that is not a line break (one pass over the
+    // header, nothing copied: a header's tokens are many, and most headers are guarded)
+    let mut sig = tokens.iter().filter(|t| !matches!(t.kind, WHITESPACE | COMMENT)).skip_while(|t| t.kind == NEWLINE);
+    // first line: `# ifndef G` or `# if !defined(G)` / `# if !defined G`
+    if sig.next()?.kind != HASH {
         return None;
     }
-    let guard = match (sig.get(k + 1).map(|t| tx(t)), sig.get(k + 2)) {
-        (Some("ifndef"), Some(g)) if g.kind.is_ident_like() && sig.get(k + 3).is_none_or(|t| t.kind == NEWLINE) => {
-            tx(g)
-        }
+    let guard = match (sig.next().map(tx), sig.next()) {
+        (Some("ifndef"), Some(g)) if g.kind.is_ident_like() => match sig.next() {
+            Some(t) if t.kind == NEWLINE => tx(g),
+            // a guard that nothing closes
+            _ => return None,
+        },
         (Some("if"), Some(b)) if b.kind == BANG => {
-            let rest: Vec<&str> = sig[k + 3..].iter().take_while(|t| t.kind != NEWLINE).map(|t| tx(t)).collect();
-            match rest.as_slice() {
-                ["defined", "(", g, ")"] | ["defined", g] => *g,
+            let mut rest = [""; 5];
+            let mut n = 0;
+            for t in sig.by_ref() {
+                if t.kind == NEWLINE {
+                    break;
+                }
+                if n == rest.len() {
+                    return None;
+                }
+                rest[n] = tx(t);
+                n += 1;
+            }
+            match rest[..n] {
+                ["defined", "(", g, ")"] | ["defined", g] => g,
                 _ => return None,
             }
         }
         _ => return None,
     };
-    // walk directives; the opening conditional must close at the very last directive
-    let mut depth = 0i32;
+    // the opening conditional must close at the last directive, and only line breaks may
+    // follow the line that closes it
+    let mut depth = 1i32;
     let mut at_bol = true;
-    let mut closed_at: Option<usize> = None;
-    for (i, t) in sig.iter().enumerate().skip(k) {
+    let mut closed = false;
+    while let Some(t) = sig.next() {
         match t.kind {
             NEWLINE => at_bol = true,
+            _ if closed && at_bol => return None,
             HASH if at_bol => {
                 at_bol = false;
-                if closed_at.is_some() {
-                    return None;
-                }
-                match sig.get(i + 1).map(|t| tx(t)) {
-                    Some("if" | "ifdef" | "ifndef") => depth += 1,
-                    Some("endif") => {
-                        depth -= 1;
-                        if depth == 0 {
-                            closed_at = Some(i);
+                match sig.next() {
+                    Some(d) => match tx(d) {
+                        "if" | "ifdef" | "ifndef" => depth += 1,
+                        "endif" => {
+                            depth -= 1;
+                            closed = depth == 0;
                         }
-                    }
-                    Some("else" | "elif" | "elifdef" | "elifndef") if depth == 1 => return None,
-                    _ => {}
+                        "else" | "elif" | "elifdef" | "elifndef" if depth == 1 => return None,
+                        _ if d.kind == NEWLINE => at_bol = true,
+                        _ => {}
+                    },
+                    None => break,
                 }
             }
-            _ => {
-                if closed_at.is_some() && at_bol {
-                    return None;
-                }
-                at_bol = false;
-            }
+            _ => at_bol = false,
         }
     }
-    let end = closed_at?;
-    // nothing but the endif line after it
-    if sig[end..].iter().skip(2).any(|t| t.kind != NEWLINE) {
-        // allow `#endif // comment` (comments are filtered) but nothing else
-        let after_line = sig[end..].iter().position(|t| t.kind == NEWLINE).map(|p| p + end);
-        if let Some(p) = after_line {
-            if sig[p..].iter().any(|t| t.kind != NEWLINE) {
-                return None;
-            }
-        }
-    }
-    Some(guard.into())
+    closed.then(|| guard.into())
 }
 
 #[cfg(test)]
@@ -2902,5 +2906,41 @@ mod tests {
             }
         }
         assert!(count > 20);
+    }
+
+    #[test]
+    fn include_guards_are_found_only_where_they_guard_the_whole_file() {
+        let guard = |text: &str| detect_guard(&lexer::lex(text).0, text).map(|g| g.to_string());
+        let found = [
+            ("#ifndef G\n#define G\nint a;\n#endif\n", "G"),
+            ("// header\n\n  /* c */ #ifndef G_H // why\n#define G_H\n#endif // G_H\n\n", "G_H"),
+            ("#if !defined(G)\n#define G\n#endif", "G"),
+            ("#if !defined G\n#define G\n#endif\n", "G"),
+            ("#ifndef G\n#if A\n#elif B\n#else\n#endif\n#ifdef C\n#endif\n#\n#endif\n", "G"),
+            ("#ifndef G\n#endif trailing words\n\n", "G"),
+        ];
+        for (text, g) in found {
+            assert_eq!(guard(text).as_deref(), Some(g), "{text:?}");
+        }
+        let not_found = [
+            "",
+            "int a;\n#ifndef G\n#define G\n#endif\n",
+            "#ifdef G\n#endif\n",
+            "#ifndef G\n#define G\n",
+            "#ifndef G",
+            "#ifndef G X\n#endif\n",
+            "#ifndef G\n#else\n#endif\n",
+            "#ifndef G\n#elif A\n#endif\n",
+            "#ifndef G\n#endif\nint after;\n",
+            "#ifndef G\n#endif\n#define AFTER\n",
+            "#ifndef G\n#endif\n#\n",
+            "#ifndef G\n#if A\n#endif\n",
+            "#if !defined(G) && 1\n#endif\n",
+            "#if !G\n#endif\n",
+            "#if defined(G)\n#endif\n",
+        ];
+        for text in not_found {
+            assert_eq!(guard(text), None, "{text:?}");
+        }
     }
 }
