@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use msl_syntax::lexer::Lexed;
 use msl_syntax::vfs::LoadIssue;
 use msl_syntax::vfs::normalize;
 use msl_syntax::{FileId, FileResolver, Parse, PpConfig, SyntaxKind, Vfs, parse_file};
@@ -67,10 +68,15 @@ pub trait Db: salsa::Database {
     }
 }
 
-/// The latest parse of each unit, with what it was computed from.
+/// The latest parse of each unit, with what it was computed from, and the tokens of the
+/// headers parses read.
 #[derive(Default)]
 pub struct ParseCache {
     last: Mutex<FxHashMap<Unit, CachedParse>>,
+    /// What the lexer made of each header, by path, with the text it was lexed from (see
+    /// [`FileResolver::lexed`]): shared by the units that include the header, and by the
+    /// parses of a unit after an edit to its main file.
+    lexed: Mutex<FxHashMap<PathBuf, (Arc<str>, Lexed)>>,
     full: std::sync::atomic::AtomicUsize,
     local: std::sync::atomic::AtomicUsize,
 }
@@ -86,6 +92,11 @@ impl ParseCache {
     pub fn counts(&self) -> (usize, usize) {
         use std::sync::atomic::Ordering::Relaxed;
         (self.full.load(Relaxed), self.local.load(Relaxed))
+    }
+
+    /// How many headers have their tokens kept.
+    pub fn headers_lexed(&self) -> usize {
+        self.lexed.lock().map_or(0, |kept| kept.len())
     }
 
     /// Drops what is kept for `unit` (when it is closed).
@@ -230,6 +241,25 @@ impl FileResolver for DbResolver<'_> {
 
     fn load_issues(&self, file: FileId) -> Vec<LoadIssue> {
         self.files.borrow().get(file.0 as usize).map(|f| f.issues.to_vec()).unwrap_or_default()
+    }
+
+    fn lexed(&self, file: FileId, text: &Arc<str>) -> Option<Lexed> {
+        let cache = self.db.parse_cache()?;
+        let files = self.files.borrow();
+        let kept = cache.lexed.lock().ok()?;
+        let (lexed_from, lexed) = kept.get(&files.get(file.0 as usize)?.path)?;
+        // the same text, not merely an equal one: the kept `Arc` keeps its address taken
+        Arc::ptr_eq(lexed_from, text).then(|| lexed.clone())
+    }
+
+    fn keep_lexed(&self, file: FileId, text: &Arc<str>, lexed: &Lexed) {
+        let Some(cache) = self.db.parse_cache() else { return };
+        let files = self.files.borrow();
+        if let Some(f) = files.get(file.0 as usize)
+            && let Ok(mut kept) = cache.lexed.lock()
+        {
+            kept.insert(f.path.clone(), (text.clone(), lexed.clone()));
+        }
     }
 }
 

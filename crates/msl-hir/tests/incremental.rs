@@ -115,3 +115,49 @@ fn body_edits_reparse_locally_and_agree_with_a_fresh_analysis() {
     // the `goto` is found in the edited function
     assert!(analysis.diagnostics(unit, false).iter().any(|d| d.diagnostic.code == "E1201"));
 }
+
+/// A header's tokens are kept for the units that include it and the unit's later parses,
+/// and an edit to the header is seen: its new text is lexed again.
+#[test]
+fn header_tokens_are_shared_until_the_header_changes() {
+    use msl_hir::Db;
+    let mut analysis = Analysis::new(RootDatabase::default());
+    let header = Path::new("/unit/consts.h");
+    analysis.set_file(header, "#define WIDTH 4\nstruct Pixel { float v[WIDTH]; };\n".into());
+    let user = |name: &str| {
+        format!("#include \"consts.h\"\nkernel void {name}(device Pixel *p [[buffer(0)]]) {{ p[0].v[0] = WIDTH; }}\n")
+    };
+    let a = analysis.set_file(Path::new("/unit/a.metal"), user("a").into());
+    let b = analysis.set_file(Path::new("/unit/b.metal"), user("b").into());
+    let (a, b) = (analysis.unit(a, PpConfig::default()), analysis.unit(b, PpConfig::default()));
+    let errors = |analysis: &Analysis, unit| {
+        analysis
+            .diagnostics(unit, false)
+            .into_iter()
+            .filter(|d| d.diagnostic.severity == msl_syntax::Severity::Error)
+            .count()
+    };
+    assert_eq!(errors(&analysis, a), 0);
+    assert_eq!(errors(&analysis, b), 0);
+    // the header, once; the main files are not kept
+    let kept = |analysis: &Analysis| analysis.db.parse_cache().map(|c| c.headers_lexed());
+    assert_eq!(kept(&analysis), Some(1));
+
+    // the edited header (longer, and with a syntax error) is what both units see
+    analysis.set_file(header, "// widths\n#define WIDTH 8\nstruct Pixel { float v[WIDTH]; };\nint broken = ;\n".into());
+    assert_eq!(errors(&analysis, a), 1);
+    assert_eq!(errors(&analysis, b), 1);
+    assert_eq!(kept(&analysis), Some(1));
+    let width = |analysis: &Analysis, unit| {
+        let parse = analysis.parse(unit);
+        parse
+            .preprocessed()
+            .pieces
+            .iter()
+            .filter(|p| p.kind == msl_syntax::SyntaxKind::INT_NUMBER)
+            .map(|p| parse.preprocessed().text(p).to_string())
+            .collect::<Vec<_>>()
+    };
+    // `WIDTH` in the header, `buffer(0)`, `p[0]`, `v[0]`, `WIDTH` in the body
+    assert_eq!(width(&analysis, a), ["8", "0", "0", "0", "8"]);
+}

@@ -4,6 +4,8 @@
 //! character, a bad number suffix) still produces tokens covering every byte, plus
 //! errors pointing at the problem.
 
+use std::sync::Arc;
+
 use crate::SyntaxKind::{self, *};
 use crate::TextRange;
 
@@ -28,6 +30,23 @@ impl Token {
 pub struct LexError {
     pub range: TextRange,
     pub message: String,
+}
+
+/// What the lexer made of a file, shared by every parse that reads the file (see
+/// [`crate::FileResolver::lexed`]). The tokens stay a `Vec` as the lexer made it: turning
+/// it into a slice would copy it.
+#[derive(Debug, Clone, Default)]
+pub struct Lexed {
+    pub tokens: Arc<Vec<Token>>,
+    pub errors: Arc<Vec<LexError>>,
+}
+
+impl Lexed {
+    /// Lexes `text` (see [`lex`]).
+    pub fn new(text: &str) -> Lexed {
+        let (tokens, errors) = lex(text);
+        Lexed { tokens: Arc::new(tokens), errors: Arc::new(errors) }
+    }
 }
 
 /// Lexes `text` completely. The tokens cover every byte of the text, in order.

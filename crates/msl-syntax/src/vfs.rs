@@ -8,6 +8,7 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap;
 
 use crate::TextRange;
+use crate::lexer::Lexed;
 
 /// Identifies a file known to a [`FileResolver`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -32,12 +33,25 @@ pub trait FileResolver {
     fn load_issues(&self, _file: FileId) -> Vec<LoadIssue> {
         Vec::new()
     }
+    /// What the lexer made of `text`, the text of `file` as [`FileResolver::text`] gave
+    /// it, if an earlier parse offered it through [`FileResolver::keep_lexed`] and the
+    /// resolver kept it. A header included by many units is then lexed once. The answer
+    /// must be for this very text (the same `Arc`): a file's text can change between
+    /// parses.
+    fn lexed(&self, _file: FileId, _text: &Arc<str>) -> Option<Lexed> {
+        None
+    }
+    /// Offers what the lexer made of `text`, the text of `file`, to later parses (see
+    /// [`FileResolver::lexed`]). The preprocessor offers the headers it lexes.
+    fn keep_lexed(&self, _file: FileId, _text: &Arc<str>, _lexed: &Lexed) {}
 }
 
 struct Entry {
     path: PathBuf,
     text: Arc<str>,
     issues: Vec<LoadIssue>,
+    /// The tokens of `text`, once a parse has lexed it as a header.
+    lexed: Option<Lexed>,
 }
 
 /// A [`FileResolver`] over in-memory files, falling back to the disk when enabled.
@@ -81,11 +95,11 @@ impl Vfs {
     fn insert(&self, path: PathBuf, text: Arc<str>, issues: Vec<LoadIssue>) -> FileId {
         let mut inner = self.inner.borrow_mut();
         if let Some(Some(id)) = inner.by_path.get(&path).copied() {
-            inner.entries[id.0 as usize] = Entry { path, text, issues };
+            inner.entries[id.0 as usize] = Entry { path, text, issues, lexed: None };
             return id;
         }
         let id = FileId(inner.entries.len() as u32);
-        inner.entries.push(Entry { path: path.clone(), text, issues });
+        inner.entries.push(Entry { path: path.clone(), text, issues, lexed: None });
         inner.by_path.insert(path, Some(id));
         id
     }
@@ -137,6 +151,21 @@ impl FileResolver for Vfs {
 
     fn load_issues(&self, file: FileId) -> Vec<LoadIssue> {
         self.inner.borrow().entries.get(file.0 as usize).map(|e| e.issues.clone()).unwrap_or_default()
+    }
+
+    fn lexed(&self, file: FileId, text: &Arc<str>) -> Option<Lexed> {
+        let inner = self.inner.try_borrow().ok()?;
+        let e = inner.entries.get(file.0 as usize)?;
+        if Arc::ptr_eq(&e.text, text) { e.lexed.clone() } else { None }
+    }
+
+    fn keep_lexed(&self, file: FileId, text: &Arc<str>, lexed: &Lexed) {
+        let Ok(mut inner) = self.inner.try_borrow_mut() else { return };
+        if let Some(e) = inner.entries.get_mut(file.0 as usize)
+            && Arc::ptr_eq(&e.text, text)
+        {
+            e.lexed = Some(lexed.clone());
+        }
     }
 }
 

@@ -1,8 +1,12 @@
 //! The preprocessor's results: expansions, conditionals, includes, predefined macros and
 //! the origin of every token.
 
+use msl_syntax::lexer::Lexed;
 use msl_syntax::pp::{Preprocessed, preprocess};
-use msl_syntax::{MetalVersion, Origin, Parse, Platform, PpConfig, Severity, TextRange, Vfs, parse_file, parse_text};
+use msl_syntax::{
+    FileId, FileResolver, MetalVersion, Origin, Parse, Platform, PpConfig, Severity, TextRange, Vfs, parse_file,
+    parse_text,
+};
 
 /// The tokens the parser would see, joined by spaces.
 fn pp_tokens(pp: &Preprocessed) -> String {
@@ -183,6 +187,103 @@ fn includes_guards_and_pragma_once() {
     assert_eq!(&parse.files()[0].text[d.range], "#include \"missing.h\"");
     // seven in the main file, one in `rel.h`
     assert_eq!(parse.preprocessed().includes.len(), 8);
+}
+
+/// A resolver over a [`Vfs`] that records which files' tokens it is offered and how often
+/// it hands kept tokens back.
+struct Recording {
+    vfs: Vfs,
+    offered: std::cell::RefCell<Vec<std::path::PathBuf>>,
+    reused: std::cell::Cell<usize>,
+}
+
+impl Recording {
+    fn new(vfs: Vfs) -> Recording {
+        Recording { vfs, offered: Default::default(), reused: Default::default() }
+    }
+}
+
+impl FileResolver for Recording {
+    fn resolve(&self, path: &std::path::Path) -> Option<FileId> {
+        self.vfs.resolve(path)
+    }
+    fn text(&self, file: FileId) -> std::sync::Arc<str> {
+        self.vfs.text(file)
+    }
+    fn path(&self, file: FileId) -> std::path::PathBuf {
+        self.vfs.path(file)
+    }
+    fn lexed(&self, file: FileId, text: &std::sync::Arc<str>) -> Option<Lexed> {
+        let kept = self.vfs.lexed(file, text);
+        self.reused.set(self.reused.get() + usize::from(kept.is_some()));
+        kept
+    }
+    fn keep_lexed(&self, file: FileId, text: &std::sync::Arc<str>, lexed: &Lexed) {
+        self.offered.borrow_mut().push(self.vfs.path(file));
+        self.vfs.keep_lexed(file, text, lexed);
+    }
+}
+
+/// The same unit parsed with nothing kept from earlier parses.
+fn fresh_parse(files: &[(&str, &str)], main: &str) -> Parse {
+    let vfs = Vfs::new();
+    for (path, text) in files {
+        vfs.add_file(path, *text);
+    }
+    let id = vfs.add_file(main, files.iter().find(|f| f.0 == main).map_or("", |f| f.1));
+    parse_file(id, &vfs, &PpConfig::default())
+}
+
+#[test]
+fn a_header_is_lexed_once_for_all_the_units_that_include_it() {
+    let files = [
+        ("/p/h.h", "#pragma once\n#define N 4\nstruct S { int a[N]; };\n"),
+        ("/p/a.metal", "#include \"h.h\"\nS x;\n"),
+        ("/p/b.metal", "#include \"h.h\"\n#include \"h.h\"\nS y[N];\n"),
+    ];
+    let vfs = Vfs::new();
+    for (path, text) in files {
+        vfs.add_file(path, text);
+    }
+    let (a, b) = (vfs.add_file("/p/a.metal", files[1].1), vfs.add_file("/p/b.metal", files[2].1));
+    let r = Recording::new(vfs);
+    let cfg = PpConfig::default();
+    let parses = [parse_file(a, &r, &cfg), parse_file(b, &r, &cfg), parse_file(a, &r, &cfg)];
+    // offered once, by the first unit; main files are not offered
+    assert_eq!(*r.offered.borrow(), vec![std::path::PathBuf::from("/p/h.h")]);
+    assert_eq!(r.reused.get(), 2);
+    // and the trees are those of parses that lexed everything themselves
+    for (p, main) in parses.iter().zip(["/p/a.metal", "/p/b.metal", "/p/a.metal"]) {
+        assert!(p.diagnostics().is_empty(), "{:?}", p.diagnostics());
+        assert_eq!(p.debug_tree(), fresh_parse(&files, main).debug_tree());
+        assert_eq!(tokens(p), tokens(&fresh_parse(&files, main)));
+    }
+}
+
+#[test]
+fn a_changed_header_is_lexed_again() {
+    let vfs = Vfs::new();
+    vfs.add_file("/p/h.h", "#define N 4\n");
+    let main = vfs.add_file("/p/a.metal", "#include \"h.h\"\nint x[N];\n");
+    let r = Recording::new(vfs);
+    let cfg = PpConfig::default();
+    assert_eq!(tokens(&parse_file(main, &r, &cfg)), "int x [ 4 ] ;");
+    // longer, with an error and a new definition: tokens kept for the old text would
+    // point past its end and miss both
+    let changed = "// now with more\n#define N 16\nint y = ;\n";
+    r.vfs.add_file("/p/h.h", changed);
+    let parse = parse_file(main, &r, &cfg);
+    assert_eq!(r.offered.borrow().len(), 2);
+    assert_eq!(r.reused.get(), 0);
+    assert_eq!(tokens(&parse), "int y = ; int x [ 16 ] ;");
+    let errors: Vec<_> = parse.errors().map(|d| (d.file, d.range)).collect();
+    assert_eq!(errors.len(), 1, "{:?}", parse.diagnostics());
+    assert_eq!(&parse.files()[errors[0].0 as usize].text[errors[0].1], "");
+    assert_eq!(u32::from(errors[0].1.start()) as usize, changed.find(" ;").unwrap());
+    assert_eq!(
+        parse.debug_tree(),
+        fresh_parse(&[("/p/h.h", changed), ("/p/a.metal", "#include \"h.h\"\nint x[N];\n")], "/p/a.metal").debug_tree()
+    );
 }
 
 #[test]

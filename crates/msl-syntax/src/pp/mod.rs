@@ -11,13 +11,12 @@ mod builtin;
 pub(crate) mod expr;
 
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::config::{MetalVersion, Platform, PpConfig};
-use crate::lexer::{self, LexError, Token};
+use crate::lexer::{self, LexError, Lexed, Token};
 use crate::vfs::{FileId, FileResolver};
 use crate::{Severity, SyntaxKind, SyntaxKind::*, TextRange, TextSize};
 
@@ -395,10 +394,6 @@ struct Cond {
     else_seen: bool,
 }
 
-/// A file's tokens and lexer errors, shared by every frame that reads the file (a `Vec`
-/// as the lexer made it: turning it into a slice would copy it).
-type Lexed = (Arc<Vec<Token>>, Rc<Vec<LexError>>);
-
 struct Frame {
     file: u32,
     tokens: Arc<Vec<Token>>,
@@ -407,7 +402,7 @@ struct Frame {
     emit: bool,
     at_bol: bool,
     /// Index of the lexer errors not yet checked.
-    lex_errors: Rc<Vec<LexError>>,
+    lex_errors: Arc<Vec<LexError>>,
 }
 
 struct CallTrack {
@@ -518,7 +513,7 @@ pub(crate) fn preprocess_unit(
         pp.tell_lexed = l.tell;
         // the listener hears where the main file is among the files, then of each header
         pp.tell(main_idx, &l.tokens);
-        pp.lexed[main_idx as usize] = Some((l.tokens, Rc::new(l.errors)));
+        pp.lexed[main_idx as usize] = Some(Lexed { tokens: l.tokens, errors: Arc::new(l.errors) });
     }
     pp.report_load_issues(main_idx);
     pp.push_frame(main_idx, true);
@@ -622,7 +617,7 @@ pub(crate) fn preprocess_fragment(
         conds: Vec::new(),
         emit: true,
         at_bol: false,
-        lex_errors: Rc::new(lex_errors),
+        lex_errors: Arc::new(lex_errors),
     });
     pp.run();
     if pp.stale.get() || pp.counter > 0 || pp.ever_overflowed || pp.overflowed || !pp.reuse_infos.is_empty() {
@@ -1122,10 +1117,22 @@ impl<'r> Pp<'r> {
             return l.clone();
         }
         let f = &self.out.files[file as usize];
-        let (tokens, errors) = lexer::lex(&f.text);
-        let l: Lexed = (Arc::new(tokens), Rc::new(errors));
+        // A header reads the same in every unit that includes it: the resolver may keep
+        // its tokens from an earlier parse. Not the main file, which is the one edited
+        // (and a batch tool reads each main file once).
+        let shared = if file == 0 { None } else { f.id };
+        let l = match shared.and_then(|id| self.resolver.lexed(id, &f.text)) {
+            Some(l) => l,
+            None => {
+                let l = Lexed::new(&f.text);
+                if let Some(id) = shared {
+                    self.resolver.keep_lexed(id, &f.text, &l);
+                }
+                l
+            }
+        };
         if !f.is_virtual {
-            self.tell(file, &l.0);
+            self.tell(file, &l.tokens);
         }
         self.lexed[file as usize] = Some(l.clone());
         l
@@ -1142,7 +1149,7 @@ impl<'r> Pp<'r> {
     }
 
     fn push_frame(&mut self, file: u32, emit: bool) {
-        let (tokens, lex_errors) = self.lex_file(file);
+        let Lexed { tokens, errors: lex_errors } = self.lex_file(file);
         self.frames.push(Frame { file, tokens, idx: 0, conds: Vec::new(), emit, at_bol: true, lex_errors });
     }
 
@@ -2505,7 +2512,7 @@ impl<'r> Pp<'r> {
         if let Some(g) = self.guards.get(&file) {
             return g.clone();
         }
-        let (tokens, _) = self.lex_file(file);
+        let tokens = self.lex_file(file).tokens;
         let g = detect_guard(&tokens, &self.out.files[file as usize].text);
         self.guards.insert(file, g.clone());
         g
