@@ -622,6 +622,14 @@ impl SyntaxKind {
         FIXED_LEN[self as usize] as u32
     }
 
+    /// Whether this punctuator, followed right away by the character `next`, would be read
+    /// as a longer punctuator or the start of a comment (`+` then `+`, `-` then `>`, `/`
+    /// then `*`). False for anything but punctuators.
+    pub fn punct_goes_on(self, next: u8) -> bool {
+        let k = self as usize;
+        self.is_punct() && next < 128 && PUNCT_GOES_ON[k - SEMI as usize] & (1 << next) != 0
+    }
+
     /// A short human description for error messages: `';'`, `identifier`, ...
     pub fn describe(self) -> String {
         match self {
@@ -655,6 +663,42 @@ static KEYWORD_LETTERS: [u32; 32] = {
         k += 1;
     }
     m
+};
+
+/// For each punctuator (from `SEMI`), the characters that continue it: bit `c` is set when
+/// some longer punctuator starts with its text followed by `c`, or when the two start a
+/// comment.
+static PUNCT_GOES_ON: [u128; HASH2 as usize - SEMI as usize + 1] = {
+    const fn text(k: u16) -> &'static [u8] {
+        // SAFETY: as in `From<u16>`: every discriminant below `__LAST` is assigned
+        let kind = unsafe { std::mem::transmute::<u16, SyntaxKind>(k) };
+        match kind.text() {
+            Some(t) => t.as_bytes(),
+            None => b"",
+        }
+    }
+    let mut table = [0u128; HASH2 as usize - SEMI as usize + 1];
+    let mut k = SEMI as u16;
+    while k <= HASH2 as u16 {
+        let t = text(k);
+        let mut l = SEMI as u16;
+        while l <= HASH2 as u16 {
+            let longer = text(l);
+            if longer.len() > t.len() {
+                let mut i = 0;
+                while i < t.len() && t[i] == longer[i] {
+                    i += 1;
+                }
+                if i == t.len() && longer[i] < 128 {
+                    table[(k - SEMI as u16) as usize] |= 1 << longer[i];
+                }
+            }
+            l += 1;
+        }
+        k += 1;
+    }
+    table[SLASH as usize - SEMI as usize] |= 1 << b'/' | 1 << b'*';
+    table
 };
 
 static FIXED_LEN: [u8; __LAST as usize + 1] = {

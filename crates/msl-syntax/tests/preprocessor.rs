@@ -45,6 +45,21 @@ fn object_and_function_like_macros() {
     assert_eq!(expand("#define E() e\nE() E ( )"), "e e");
 }
 
+/// The text of an expansion in the tree has a space between two tokens only where they
+/// would otherwise run together; the text outside expansions is the file's, spaces and all.
+#[test]
+fn expansions_keep_the_spaces_that_keep_tokens_apart() {
+    let text = "#define F(a, b) f ( a , b ) + g\n#define T unsigned int\n#define P a + + b - > c\n#define N 1 .5 + . 5\n\
+                #define S u8 \"s\" \"t\" x\nT y = F( x , y ) ; P N S\n";
+    let parse = parse_text(text, &PpConfig::default());
+    let tree = parse.syntax().text().to_string();
+    let expanded =
+        tree.rsplit_once("x\n").map_or("", |(before, _)| before).rsplit_once('\n').map_or("", |(_, last)| last);
+    // each invocation's text (a trivia piece) comes before its expansion
+    assert_eq!(expanded, "Tunsigned int y = F( x , y )f(x,y)+g ; Pa+ +b- >c N1 .5 +. 5 Su8 \"s\"\"t\" ");
+    assert_eq!(tokens(&parse), "unsigned int y = f ( x , y ) + g ; a + + b - > c 1 .5 + . 5 u8 \"s\" \"t\" x");
+}
+
 #[test]
 fn expansions_one_after_another_and_nested_deeply() {
     // the lists an invocation used are reused by the next: nothing of the last one's

@@ -160,6 +160,49 @@ const PLACEMARKER: u8 = 8;
 /// Came from `__VA_ARGS__` (for the GNU `, ## __VA_ARGS__` extension).
 const FROM_VA_ARGS: u8 = 16;
 
+/// Whether tokens `a` and `b` (their texts by `text`), written with nothing between them,
+/// would be read as other tokens: two words or numbers (`unsigned int`), a word or number
+/// and a literal (`u8"x"`), a literal and what would be its suffix or take in a prefixed
+/// literal (`"a"x`, `"a"u8"b"`), a literal the lexer found no end for and anything, a
+/// number and a punctuator that a number may take in (`1 .5`, `1e +5`), a punctuator
+/// ending in `.` and a number (`. 5`), and two punctuators that start a longer one or a
+/// comment (`+ +`, `> >=`, `/ *`). Anything else (an unknown character, an empty token)
+/// counts as joining. The texts are only read for literals: a punctuator's is its kind's.
+fn run_together<'t>(a: &PpTok, b: &PpTok, text: impl Fn(&PpTok) -> &'t str) -> bool {
+    let number = |k: SyntaxKind| matches!(k, INT_NUMBER | FLOAT_NUMBER);
+    let word = |k: SyntaxKind| k.is_ident_like() || number(k);
+    let literal = |k: SyntaxKind| matches!(k, CHAR_LIT | STRING_LIT);
+    let known = |k: SyntaxKind| word(k) || literal(k) || k.is_punct();
+    let fixed = |k: SyntaxKind| k.text().unwrap_or_default().as_bytes();
+    let (x, y) = (a.kind, b.kind);
+    if a.len == 0 || b.len == 0 || !known(x) || !known(y) {
+        return true;
+    }
+    if literal(x) {
+        // only a punctuator or a literal without a prefix stays apart
+        return !closed_literal(text(a))
+            || !(y.is_punct() || (literal(y) && matches!(text(b).as_bytes().first(), Some(b'"' | b'\''))));
+    }
+    if word(x) {
+        return !y.is_punct() || (number(x) && matches!(fixed(y).first(), Some(b'.' | b'+' | b'-')));
+    }
+    // `a` is a punctuator
+    if y.is_punct() {
+        return fixed(y).first().is_some_and(|&c| x.punct_goes_on(c));
+    }
+    number(y) && fixed(x).last() == Some(&b'.')
+}
+
+/// Whether a string or character literal's text ends with the quote that closes it (not
+/// the one that opens it, and not one escaped by a backslash).
+fn closed_literal(text: &str) -> bool {
+    let b = text.as_bytes();
+    let Some(open) = b.iter().position(|&c| c == b'"' || c == b'\'') else { return false };
+    let last = b.len() - 1;
+    let escapes = b[..last].iter().rev().take_while(|&&c| c == b'\\').count();
+    last > open && b[last] == b[open] && escapes % 2 == 0
+}
+
 /// A token inside the preprocessor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct PpTok {
@@ -1429,7 +1472,9 @@ impl<'r> Pp<'r> {
         });
         self.emit_raw(MACRO_CALL, track.file, track.start, track.end - track.start, call_id);
         for (i, t) in out.iter().enumerate() {
-            if i > 0 && t.has(LEADING_SPACE) {
+            // a space only where the tokens would otherwise run together: most of an
+            // expansion's spaces separate nothing, and each is a piece and a tree token
+            if i > 0 && t.has(LEADING_SPACE) && run_together(&out[i - 1], t, |t| self.text_of(t)) {
                 self.emit_raw(WHITESPACE, ARENA, 0, 1, call_id);
             }
             self.emit_raw(t.kind, t.file, t.start, t.len, call_id);
@@ -2815,6 +2860,51 @@ mod tests {
     thread_local! {
         /// Turns [`Pp::run_plain`] off, to compare its output with the general path's.
         pub(super) static GENERAL_PATH_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+
+    /// Two tokens that [`run_together`] writes with nothing between them lex back as the
+    /// same two tokens, for every pair of a sample of each kind (every punctuator).
+    #[test]
+    fn tokens_written_without_a_space_lex_back_as_themselves() {
+        let mut samples: Vec<String> =
+            (SEMI as u16..=HASH2 as u16).filter_map(|k| SyntaxKind::from(k).text()).map(str::to_string).collect();
+        samples.extend(
+            ["x", "_a1", "u8", "R", "L", "int", "unsigned", "true", "1", "0x1F", "1.5", "1e5", "1.f", ".5", "1'000"]
+                .iter()
+                .chain(&["0x1p3", "5u", "\"s\"", "u8\"s\"", "'c'", "L'c'", "\"\"", "@", "$", r"'\''", r#""\\""#])
+                // literals the lexer found no end for (each runs to the end of the line)
+                .chain(&["\"open", "u8\"", r#""e\""#, r#"R"d(\)d""#])
+                .map(|s| s.to_string()),
+        );
+        // the first token's text is `file` 0's, the second's `file` 1's
+        let token = |text: &str, file: u32| {
+            let (tokens, _) = lexer::lex(text);
+            assert_eq!(tokens.len(), 1, "{text:?} is one token");
+            PpTok { kind: tokens[0].kind, flags: 0, file, start: 0, len: tokens[0].len }
+        };
+        let run_together = |a: &str, b: &str| {
+            let texts = [a, b];
+            run_together(&token(a, 0), &token(b, 1), |t| texts[t.file as usize])
+        };
+        for a in &samples {
+            for b in &samples {
+                let (ta, tb) = (token(a, 0), token(b, 1));
+                if run_together(a, b) {
+                    continue;
+                }
+                let both = format!("{a}{b}");
+                let (tokens, _) = lexer::lex(&both);
+                let got: Vec<_> = tokens.iter().map(|t| (t.kind, t.len)).collect();
+                assert_eq!(got, [(ta.kind, ta.len), (tb.kind, tb.len)], "{a:?} then {b:?} written as {both:?}");
+            }
+        }
+        // words, numbers and most punctuators next to each other need a space
+        let joins = run_together;
+        assert!(joins("unsigned", "int") && joins(">", ">") && joins("1", ".") && joins("u8", "\"s\""));
+        assert!(
+            !joins("f", "(") && !joins(")", "+") && !joins("]", "[") && !joins("x", "<") && !joins("\"s\"", "\"t\"")
+        );
+        assert!(joins("\"open", "+") && joins(r#""e\""#, "\"t\"") && joins("\"s\"", "x") && joins("/", "*"));
     }
 
     #[test]
