@@ -148,7 +148,8 @@ fn profile_guided(args: &[String]) -> Result<u8, String> {
         .env(PGO_BUILD, "1")
         .status()
         .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
-    Ok(if status.success() { 0 } else { 1 })
+    // the bench's own exit code (1 when a signal ended it)
+    Ok(status.code().and_then(|c| u8::try_from(c).ok()).unwrap_or(1))
 }
 
 /// ggml's Metal backend in the corpus under `root`: its path, a file system with it
