@@ -646,14 +646,22 @@ impl SyntaxKind {
     }
 }
 
+/// The kind whose discriminant is `d`, for the tables built at compile time (`From<u16>`
+/// outside them).
+const fn kind_of(d: u16) -> SyntaxKind {
+    assert!(d < (__LAST as u16));
+    // SAFETY: `SyntaxKind` is `repr(u16)` and `d` is below the last discriminant; all
+    // discriminants from 0 to `__LAST` are assigned without gaps.
+    unsafe { std::mem::transmute::<u16, SyntaxKind>(d) }
+}
+
 /// The first letters of keywords, by length: bit `c - 'a'` of entry `n` is set when a
 /// keyword of `n` bytes starts with `c`.
 static KEYWORD_LETTERS: [u32; 32] = {
     let mut m = [0u32; 32];
     let mut k = ALIGNAS_KW as u16;
     while k <= FRAGMENT_KW as u16 {
-        // SAFETY: as in `From<u16>`: every discriminant below `__LAST` is assigned
-        let kind = unsafe { std::mem::transmute::<u16, SyntaxKind>(k) };
+        let kind = kind_of(k);
         if let Some(t) = kind.text()
             && let Some(&c @ b'a'..=b'z') = t.as_bytes().first()
             && t.len() < 32
@@ -670,9 +678,7 @@ static KEYWORD_LETTERS: [u32; 32] = {
 /// comment.
 static PUNCT_GOES_ON: [u128; HASH2 as usize - SEMI as usize + 1] = {
     const fn text(k: u16) -> &'static [u8] {
-        // SAFETY: as in `From<u16>`: every discriminant below `__LAST` is assigned
-        let kind = unsafe { std::mem::transmute::<u16, SyntaxKind>(k) };
-        match kind.text() {
+        match kind_of(k).text() {
             Some(t) => t.as_bytes(),
             None => b"",
         }
@@ -705,8 +711,7 @@ static FIXED_LEN: [u8; __LAST as usize + 1] = {
     let mut table = [0u8; __LAST as usize + 1];
     let mut k = 0;
     while k < __LAST as u16 {
-        // SAFETY: as in `From<u16>`: every discriminant below `__LAST` is assigned
-        let kind = unsafe { std::mem::transmute::<u16, SyntaxKind>(k) };
+        let kind = kind_of(k);
         if let (true, Some(text)) = (kind.is_punct() || kind.is_keyword(), kind.text()) {
             table[k as usize] = text.len() as u8;
         }
@@ -717,10 +722,7 @@ static FIXED_LEN: [u8; __LAST as usize + 1] = {
 
 impl From<u16> for SyntaxKind {
     fn from(d: u16) -> SyntaxKind {
-        assert!(d < (__LAST as u16));
-        // SAFETY: `SyntaxKind` is `repr(u16)` and `d` is below the last discriminant; all
-        // discriminants from 0 to `__LAST` are assigned without gaps.
-        unsafe { std::mem::transmute::<u16, SyntaxKind>(d) }
+        kind_of(d)
     }
 }
 
