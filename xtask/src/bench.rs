@@ -111,6 +111,7 @@ pub fn run(args: &[String]) -> Result<u8, String> {
     }
     // one core: no second thread for the large units either
     msl_syntax::parse_on_two_threads(false);
+    let reference_before = host_reference();
     let passes = 3;
     let mut best = Duration::MAX;
     for _ in 0..passes {
@@ -131,7 +132,43 @@ pub fn run(args: &[String]) -> Result<u8, String> {
         best.as_secs_f64(),
         bytes as f64 / 1e6 / best.as_secs_f64()
     );
+    println!(
+        "host reference (sorting {REFERENCE_LEN} pseudo-random integers, best of 5): {} before the corpus passes, {} after",
+        ms(reference_before),
+        ms(host_reference())
+    );
     Ok(0)
+}
+
+/// Integers sorted by [`host_reference`].
+const REFERENCE_LEN: usize = 1 << 21;
+
+/// The time a fixed piece of work that shares no code with the parser takes on this host
+/// (sorting the same pseudo-random integers, best of five). The host's speed drifts by a
+/// fifth within an hour on shared machines; printed next to a figure, it tells a slower
+/// host from slower code when runs made at different times are compared.
+fn host_reference() -> Duration {
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let numbers: Vec<u64> = (0..REFERENCE_LEN)
+        .map(|_| {
+            // xorshift64
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        })
+        .collect();
+    (0..5)
+        .map(|_| {
+            let mut v = numbers.clone();
+            let start = Instant::now();
+            v.sort_unstable();
+            let elapsed = start.elapsed();
+            std::hint::black_box(v);
+            elapsed
+        })
+        .min()
+        .unwrap_or_default()
 }
 
 /// Set in the environment of a bench run by a profile-guided build (see [`profile_guided`]).
