@@ -611,6 +611,10 @@ struct Tables {
     /// Whitespace tokens of only spaces by length, then line breaks of one `\n` and
     /// spaces by length less one.
     spaces: Vec<Option<GreenToken>>,
+    /// The room of a builder's stack and children (empty): a small unit's builder would
+    /// otherwise grow both through every size on its way.
+    stack: Vec<(SyntaxKind, usize)>,
+    children: Vec<NodeOrToken<GreenNode, GreenToken>>,
 }
 
 /// Tables given back by finished builders, a few at most.
@@ -636,7 +640,14 @@ impl TablePool {
         t
     }
 
-    fn give_back(&self, tables: Tables) {
+    /// Children kept for the next builder at most: room for a large unit's top level is
+    /// not held on to.
+    const KEPT_CHILDREN: usize = 1 << 12;
+
+    fn give_back(&self, mut tables: Tables) {
+        if tables.children.capacity() > Self::KEPT_CHILDREN {
+            tables.children = Vec::new();
+        }
         let Ok(mut kept) = self.0.lock() else { return crate::free_later(tables) };
         if kept.len() < Self::KEPT {
             kept.push(tables);
@@ -649,7 +660,14 @@ impl TablePool {
 
 impl Drop for Builder<'_> {
     fn drop(&mut self) {
-        self.pool.give_back(std::mem::take(&mut self.tables));
+        let mut tables = std::mem::take(&mut self.tables);
+        // (both are empty once the tree is built; a builder dropped before frees what
+        // they hold here)
+        self.stack.clear();
+        self.children.clear();
+        tables.stack = std::mem::take(&mut self.stack);
+        tables.children = std::mem::take(&mut self.children);
+        self.pool.give_back(tables);
     }
 }
 
@@ -660,9 +678,10 @@ impl<'t> Builder<'t> {
     }
 
     fn with_pool(slots: usize, pool: &'static TablePool) -> Builder<'t> {
+        let mut tables = pool.take(slots.max(1).next_power_of_two());
         Builder {
-            stack: Vec::new(),
-            children: Vec::new(),
+            stack: std::mem::take(&mut tables.stack),
+            children: std::mem::take(&mut tables.children),
             // a large unit's texts, about as many as the recent-token cache has slots,
             // without growing the table through every size on the way
             tokens: if slots > 64 {
@@ -670,7 +689,7 @@ impl<'t> Builder<'t> {
             } else {
                 FxHashMap::default()
             },
-            tables: pool.take(slots.max(1).next_power_of_two()),
+            tables,
             pool,
         }
     }
@@ -1105,7 +1124,9 @@ impl<'a> TreeBuilder<'a> {
                 rest
             }
         };
-        if start == 0
+        // (most parses have no tokens made ahead: that is looked at first)
+        if !self.prebuilt.is_empty()
+            && start == 0
             && n == piece.len
             && piece.call == NO_CALL
             && let Some(Some(prebuilt)) = self.prebuilt.get_mut(piece.file as usize)

@@ -280,7 +280,7 @@ impl Parse {
         let tail_complete = tail_end == pieces.len();
         let mut out = fragment.out;
         out.pieces.extend(pieces[close + 1..tail_end].iter().map(shift_piece));
-        let layout = layout_before(&self.pp, open);
+        let layout = crate::parser::line_start_before(&self.pp, open, (true, true));
         let (events, token_pieces, errors, inner_bodies) =
             parse_body_events(&out, body_len, tail_complete, layout, body, log, cut)
                 .ok_or("the new body does not parse alone as the full parse would")?;
@@ -484,21 +484,6 @@ fn directive_allowed(text: &str) -> bool {
             | ""
     );
     allowed && !["__has_include", "__LINE__", "__COUNTER__", "__FILE__", "\\"].iter().any(|w| text.contains(w))
-}
-
-/// Whether the token at piece `i` starts a line, and whether nothing precedes it on its
-/// line: the layout flags the parser computes going forward, found going backward.
-fn layout_before(pp: &Preprocessed, i: usize) -> (bool, bool) {
-    let mut other = false;
-    for p in pp.pieces[..i].iter().rev() {
-        match p.kind {
-            SyntaxKind::NEWLINE => return (true, !other && pp.text(p).ends_with(['\n', '\r'])),
-            SyntaxKind::MACRO_CALL => {}
-            k if k.is_trivia() => other = true,
-            _ => return (false, false),
-        }
-    }
-    (true, !other)
 }
 
 #[cfg(test)]

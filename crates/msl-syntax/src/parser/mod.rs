@@ -67,75 +67,61 @@ pub(crate) enum ErrorAt {
 pub(crate) const FIRST_ON_LINE: u8 = 1;
 pub(crate) const AT_COLUMN_0: u8 = 2;
 
-/// The parser's view of the pieces: the non-trivia ones, with their kind and layout
-/// flags. The preprocessor fills it as it emits pieces (see [`TokenLayout::push`]), so
-/// that the parser need not go over the pieces again.
+/// The parser's view of the pieces: the non-trivia ones, with their kind. The
+/// preprocessor fills it as it emits pieces (see [`TokenLayout::push`]), so that the
+/// parser need not go over the pieces again.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct TokenLayout {
     kinds: Vec<SyntaxKind>,
     /// The piece of each token.
     pieces: Vec<u32>,
-    flags: Vec<u8>,
-    /// A line break since the last token.
-    first_on_line: bool,
-    /// Nothing but a line break (and macro invocations) since then.
-    col0: bool,
 }
 
 impl TokenLayout {
-    pub(crate) fn new(capacity: usize, first_on_line: bool, col0: bool) -> TokenLayout {
-        TokenLayout {
-            kinds: Vec::with_capacity(capacity),
-            pieces: Vec::with_capacity(capacity),
-            flags: Vec::with_capacity(capacity),
-            first_on_line,
-            col0,
-        }
+    pub(crate) fn new(capacity: usize) -> TokenLayout {
+        TokenLayout { kinds: Vec::with_capacity(capacity), pieces: Vec::with_capacity(capacity) }
     }
 
-    /// The layout of `pp`'s pieces, continuing from the flags given.
-    pub(crate) fn of_pieces(pp: &Preprocessed, first_on_line: bool, col0: bool) -> TokenLayout {
-        let mut layout = TokenLayout::new(pp.pieces.len() / 2, first_on_line, col0);
+    /// The layout of `pp`'s pieces.
+    pub(crate) fn of_pieces(pp: &Preprocessed) -> TokenLayout {
+        let mut layout = TokenLayout::new(pp.pieces.len() / 2);
         for (i, p) in pp.pieces.iter().enumerate() {
-            layout.push(i as u32, p.kind, || ends_line(pp.text(p).as_bytes()));
+            layout.push(i as u32, p.kind);
         }
         layout
     }
 
-    /// Notes piece `index` of kind `kind`. `ends_line` tells whether a line-break piece
-    /// ends with its line break (rather than the next line's indentation): see
-    /// [`ends_line`].
+    /// Notes piece `index` of kind `kind`.
     #[inline]
-    pub(crate) fn push(&mut self, index: u32, kind: SyntaxKind, ends_line: impl FnOnce() -> bool) {
-        if kind.is_trivia() {
-            match kind {
-                NEWLINE => {
-                    self.first_on_line = true;
-                    self.col0 = ends_line();
-                }
-                MACRO_CALL => {}
-                _ => self.col0 = false,
-            }
-            return;
+    pub(crate) fn push(&mut self, index: u32, kind: SyntaxKind) {
+        if !kind.is_trivia() {
+            self.kinds.push(kind);
+            self.pieces.push(index);
         }
-        let mut f = 0;
-        if self.first_on_line {
-            f |= FIRST_ON_LINE;
-            if self.col0 {
-                f |= AT_COLUMN_0;
-            }
-        }
-        self.first_on_line = false;
-        self.col0 = false;
-        self.kinds.push(kind);
-        self.pieces.push(index);
-        self.flags.push(f);
     }
+}
+
+/// Whether the token at piece `i` of `pp` starts a line, and whether nothing but a line
+/// break (and macro invocations) precedes it there, found by looking back over the trivia
+/// before it. `start` is the answer for the text before `pp`'s first piece (for a token
+/// with only trivia before it). The parser asks this at the few places where a line
+/// start decides something (recovery), so it is not worked out for every token.
+pub(crate) fn line_start_before(pp: &Preprocessed, i: usize, start: (bool, bool)) -> (bool, bool) {
+    let mut other = false;
+    for p in pp.pieces[..i.min(pp.pieces.len())].iter().rev() {
+        match p.kind {
+            NEWLINE => return (true, !other && ends_line(pp.bytes(p))),
+            MACRO_CALL => {}
+            k if k.is_trivia() => other = true,
+            _ => return (false, false),
+        }
+    }
+    (start.0, start.1 && !other)
 }
 
 /// Whether a line-break token ends with its line break, rather than with the next line's
 /// indentation.
-pub(crate) fn ends_line(text: &[u8]) -> bool {
+fn ends_line(text: &[u8]) -> bool {
     matches!(text.last(), Some(b'\n' | b'\r'))
 }
 
@@ -144,7 +130,8 @@ pub(crate) struct Parser<'a> {
     kinds: Vec<SyntaxKind>,
     /// Index of the piece each token comes from.
     pieces: Vec<u32>,
-    flags: Vec<u8>,
+    /// The line-start flags of the text before the first piece (see [`line_start_before`]).
+    start_layout: (bool, bool),
     /// The number the scopes gave each identifier token's name, plus one (0: not asked
     /// yet); see [`Parser::name_at`].
     name_ids: Vec<Cell<u32>>,
@@ -291,7 +278,7 @@ impl<'a> Parser<'a> {
     /// A parser over a whole unit: over `layout` when the preprocessor built it, else over
     /// one built from the pieces; with room for `events` events.
     fn for_unit(pp: &'a Preprocessed, layout: Option<TokenLayout>, events: usize) -> Parser<'a> {
-        let layout = layout.unwrap_or_else(|| TokenLayout::of_pieces(pp, true, true));
+        let layout = layout.unwrap_or_else(|| TokenLayout::of_pieces(pp));
         Parser::from_layout(pp, layout, events)
     }
 
@@ -299,13 +286,15 @@ impl<'a> Parser<'a> {
     /// line break precedes it, and whether nothing else does on its line.
     pub(crate) fn with_layout(pp: &'a Preprocessed, first_on_line: bool, col0: bool) -> Parser<'a> {
         // about three events per token: start, token, finish
-        Parser::from_layout(pp, TokenLayout::of_pieces(pp, first_on_line, col0), pp.pieces.len() * 3)
+        let mut p = Parser::from_layout(pp, TokenLayout::of_pieces(pp), pp.pieces.len() * 3);
+        p.start_layout = (first_on_line, col0);
+        p
     }
 
     /// A parser over the tokens of `layout`, which lists the non-trivia pieces of `pp`,
     /// with room for `events` events.
     fn from_layout(pp: &'a Preprocessed, layout: TokenLayout, events: usize) -> Parser<'a> {
-        let TokenLayout { kinds, pieces, flags, .. } = layout;
+        let TokenLayout { kinds, pieces } = layout;
         let mut scopes = Scopes::with_capacity(kinds.len());
         scopes.at = pieces.first().copied().unwrap_or(u32::MAX);
         let name_ids = vec![Cell::new(0); kinds.len()];
@@ -313,7 +302,7 @@ impl<'a> Parser<'a> {
             pp,
             kinds,
             pieces,
-            flags,
+            start_layout: (true, true),
             name_ids,
             split: Vec::new(),
             pos: 0,
@@ -502,11 +491,17 @@ impl<'a> Parser<'a> {
         self.word_at(self.pos)
     }
 
+    /// The line-start flags ([`FIRST_ON_LINE`], [`AT_COLUMN_0`]) of the token `n` ahead.
     pub(crate) fn nth_flags(&self, n: usize) -> u8 {
-        if self.pos + n >= self.flags.len() {
+        let Some(&piece) = self.pieces.get(self.pos + n) else {
             self.peeked_past_end.set(true);
+            return FIRST_ON_LINE | AT_COLUMN_0;
+        };
+        match line_start_before(self.pp, piece as usize, self.start_layout) {
+            (true, true) => FIRST_ON_LINE | AT_COLUMN_0,
+            (true, false) => FIRST_ON_LINE,
+            (false, _) => 0,
         }
-        self.flags.get(self.pos + n).copied().unwrap_or(FIRST_ON_LINE | AT_COLUMN_0)
     }
 
     /// `[[` (two `[` tokens).
@@ -866,8 +861,52 @@ fn parse_unit(p: &mut Parser<'_>) {
 
 #[cfg(test)]
 mod tests {
-    use super::{Parser, Word};
-    use crate::{PpConfig, Vfs, pp};
+    use super::{Parser, Word, line_start_before};
+    use crate::{PpConfig, SyntaxKind, Vfs, pp};
+
+    /// The line-start flags found by looking back from a token are the ones a walk
+    /// forward over every piece gives (a line break sets both, trivia other than macro
+    /// invocations clear "nothing before it", a token clears both), for every token of the
+    /// fixtures and of a text with macros, comments, tabs, CRLF and continued lines, from
+    /// each state the text before the first piece can leave.
+    #[test]
+    fn line_starts_looked_up_backward_match_a_walk_forward() {
+        let mut texts: Vec<String> = crate::fixture_files(&["syntax/ok", "syntax/err", "check", "reparse"])
+            .iter()
+            .map(|p| std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display())))
+            .collect();
+        assert!(texts.len() > 20, "fixtures not found");
+        texts.push(
+            "/* a */ M(x)\n#define M(x) x\n  M(a) b;\nM(c)\nd /* c */ e;\n\t f\n/* x */g\r\nh\\\n i\n\n  \n j".into(),
+        );
+        let mut tokens = 0;
+        for text in &texts {
+            let vfs = Vfs::new();
+            let id = vfs.add_file(std::path::Path::new("input.metal"), text.as_str());
+            let pp = pp::preprocess(id, &vfs, &PpConfig::default());
+            for start in [(true, true), (true, false), (false, false), (false, true)] {
+                let (mut first, mut col0) = start;
+                for (i, piece) in pp.pieces.iter().enumerate() {
+                    match piece.kind {
+                        SyntaxKind::NEWLINE => {
+                            first = true;
+                            col0 = pp.text(piece).ends_with(['\n', '\r']);
+                        }
+                        SyntaxKind::MACRO_CALL => {}
+                        k if k.is_trivia() => col0 = false,
+                        _ => {
+                            let (f, c) = line_start_before(&pp, i, start);
+                            assert_eq!((f, f && c), (first, first && col0), "piece {i} of {text:?}, from {start:?}");
+                            first = false;
+                            col0 = false;
+                            tokens += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(tokens > 10_000, "{tokens}");
+    }
 
     #[test]
     fn contextual_keywords_come_with_the_name_and_not_when_stuck() {

@@ -547,7 +547,7 @@ pub(crate) fn preprocess_unit(
     // a piece per three bytes of the main file is typical; headers add to that
     pp.out.pieces.reserve(main_len / 2);
     if for_parse {
-        pp.out.layout = Some(crate::parser::TokenLayout::new(main_len / 4, true, true));
+        pp.out.layout = Some(crate::parser::TokenLayout::new(main_len / 4));
     }
     let main_idx = pp.add_real_file(main);
     if let Some(l) = lexed_main {
@@ -1259,14 +1259,11 @@ impl<'r> Pp<'r> {
     }
 
     fn emit_raw(&mut self, kind: SyntaxKind, file: u32, start: u32, len: u32, call: u32) {
-        let piece = Piece { kind, file, start, len, call };
-        let ends_line =
-            kind == NEWLINE && self.out.layout.is_some() && crate::parser::ends_line(self.out.bytes(&piece));
         let index = self.out.pieces.len() as u32;
         if let Some(layout) = &mut self.out.layout {
-            layout.push(index, kind, || ends_line);
+            layout.push(index, kind);
         }
-        self.out.pieces.push(piece);
+        self.out.pieces.push(Piece { kind, file, start, len, call });
     }
 
     // ---- the main loop ------------------------------------------------------------------
@@ -1338,8 +1335,7 @@ impl<'r> Pp<'r> {
                 }
             }
             if let Some(layout) = &mut self.out.layout {
-                let ends_line = || crate::parser::ends_line(&text.as_bytes()[..tok.end() as usize]);
-                layout.push(self.out.pieces.len() as u32, tok.kind, ends_line);
+                layout.push(self.out.pieces.len() as u32, tok.kind);
             }
             self.out.pieces.push(Piece { kind: tok.kind, file, start: tok.start, len: tok.len, call: NO_CALL });
             idx += 1;
@@ -2972,7 +2968,7 @@ mod tests {
         assert_eq!(fast.includes, general.includes, "{main}");
         assert_eq!(fast.macros, general.macros, "{main}");
         // the parser's view built while emitting is the one built from the pieces after
-        let after = crate::parser::TokenLayout::of_pieces(&fast, true, true);
+        let after = crate::parser::TokenLayout::of_pieces(&fast);
         assert_eq!(fast.layout.as_ref(), Some(&after), "{main}");
         assert_eq!(general.layout.as_ref(), Some(&after), "{main}");
         fast
