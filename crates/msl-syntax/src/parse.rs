@@ -54,8 +54,9 @@ impl Origin {
 pub struct Parse {
     green: GreenNode,
     pub(crate) pp: Arc<Preprocessed>,
-    /// Tree offset of the start of each piece.
-    pub(crate) piece_starts: Vec<u32>,
+    /// Tree offset of the start of each piece: made on first use by
+    /// [`Parse::piece_starts`] (a two-thread parse makes it on its second thread).
+    piece_starts: std::sync::OnceLock<Vec<u32>>,
     pub(crate) diagnostics: Vec<Diagnostic>,
     pub(crate) state: Option<Arc<ParseState>>,
     /// Per file, the pieces spelled in it (tokens, trivia, directives and macro
@@ -78,7 +79,7 @@ impl Drop for Parse {
         let green = std::mem::replace(&mut self.green, green.clone());
         let pp = std::mem::replace(&mut self.pp, pp.clone());
         let rest = (
-            std::mem::take(&mut self.piece_starts),
+            self.piece_starts.take(),
             std::mem::take(&mut self.diagnostics),
             self.state.take(),
             self.file_pieces.take(),
@@ -134,8 +135,8 @@ fn build_with(mut pp: Preprocessed, pipelined: Option<usize>) -> Parse {
 struct Built<'p> {
     parser: Parser<'p>,
     green: GreenNode,
-    /// The tree offset of each piece.
-    piece_starts: Vec<u32>,
+    /// The tree offset of each piece, if made (see [`Parse::piece_starts`]).
+    piece_starts: Option<Vec<u32>>,
     /// The parser errors the events refer to, in event order.
     error_events: Vec<u32>,
     /// Tokens made and not used (see [`Parse::spare`]).
@@ -149,7 +150,7 @@ type Spare = Vec<Vec<Option<GreenToken>>>;
 /// unit, so that the unit can move into the [`Parse`]).
 struct Done {
     green: GreenNode,
-    piece_starts: Vec<u32>,
+    piece_starts: Option<Vec<u32>>,
     state: ParseState,
     diagnostics: Vec<Diagnostic>,
     spare: Spare,
@@ -180,7 +181,7 @@ impl Done {
         Parse {
             green: self.green,
             pp: Arc::new(pp),
-            piece_starts: self.piece_starts,
+            piece_starts: self.piece_starts.map(std::sync::OnceLock::from).unwrap_or_default(),
             diagnostics: self.diagnostics,
             state: Some(Arc::new(self.state)),
             file_pieces: Default::default(),
@@ -344,17 +345,18 @@ fn build_pipelined<'p>(pp: &'p Preprocessed, layout: Option<TokenLayout>, chunk_
 /// The parse and its tree on this thread alone.
 fn on_one_thread<'p>(pp: &'p Preprocessed, layout: Option<TokenLayout>) -> Built<'p> {
     let (events, parser) = parse_events(pp, layout);
-    let (green, piece_starts, error_events) = tree_of_events(pp, events);
-    Built { parser, green, piece_starts, error_events, spare: Vec::new() }
+    let (green, error_events) = tree_of_events(pp, events);
+    // the piece offsets are made when first asked for
+    Built { parser, green, piece_starts: None, error_events, spare: Vec::new() }
 }
 
-/// The tree of all of a parse's events, built on this thread: the tree, each piece's
-/// offset in it, and the parser errors the events refer to (in event order).
-fn tree_of_events(pp: &Preprocessed, mut events: Vec<Event>) -> (GreenNode, Vec<u32>, Vec<u32>) {
+/// The tree of all of a parse's events, built on this thread, and the parser errors the
+/// events refer to (in event order).
+fn tree_of_events(pp: &Preprocessed, mut events: Vec<Event>) -> (GreenNode, Vec<u32>) {
     let mut b = TreeBuilder::new(pp);
     let mut error_events = Vec::new();
     b.feed(&mut events, &mut error_events);
-    (b.into_tree(), piece_offsets(&pp.pieces), error_events)
+    (b.into_tree(), error_events)
 }
 
 /// What a tree builder on a second thread hands back: the piece offsets, the runs it
@@ -406,7 +408,7 @@ fn parse_alongside<'p>(
     }
     children.extend(tail_children);
     let green = GreenNode::new(SyntaxKind::SOURCE_FILE.into(), children);
-    Built { parser, green, piece_starts, error_events, spare }
+    Built { parser, green, piece_starts: Some(piece_starts), error_events, spare }
 }
 
 /// The runs of events waiting for a tree builder (see [`build_pipelined`]).
@@ -514,8 +516,8 @@ pub(crate) fn build_tree(
     token_pieces: &[u32],
     parse_errors: Vec<(String, ErrorAt)>,
 ) -> (GreenNode, Vec<u32>, Vec<Diagnostic>) {
-    let (green, piece_starts, error_events) = tree_of_events(pp, events);
-    (green, piece_starts, locate_errors(pp, error_events, token_pieces, parse_errors))
+    let (green, error_events) = tree_of_events(pp, events);
+    (green, piece_offsets(&pp.pieces), locate_errors(pp, error_events, token_pieces, parse_errors))
 }
 
 /// The tree offset of each piece. The tree holds every piece's text once, in order (a
@@ -1153,7 +1155,22 @@ impl Parse {
         diagnostics: Vec<Diagnostic>,
         state: Arc<ParseState>,
     ) -> Parse {
-        Parse { green, pp, piece_starts, diagnostics, state: Some(state), file_pieces: Default::default(), spare: None }
+        Parse {
+            green,
+            pp,
+            piece_starts: std::sync::OnceLock::from(piece_starts),
+            diagnostics,
+            state: Some(state),
+            file_pieces: Default::default(),
+            spare: None,
+        }
+    }
+
+    /// The tree offset of the start of each piece. The tree holds every piece's text once,
+    /// in order, so these are the sums of the pieces' lengths before each; made on first
+    /// use, as most parses are never asked.
+    pub(crate) fn piece_starts(&self) -> &[u32] {
+        self.piece_starts.get_or_init(|| piece_offsets(&self.pp.pieces))
     }
 
     /// The root of the tree (a `SOURCE_FILE`).
@@ -1188,10 +1205,10 @@ impl Parse {
     /// Where the token at `offset` (a tree offset) came from.
     pub fn origin_at(&self, offset: TextSize) -> Option<Origin> {
         let off: u32 = offset.into();
-        let i = self.piece_starts.partition_point(|&s| s <= off).checked_sub(1)?;
+        let i = self.piece_starts().partition_point(|&s| s <= off).checked_sub(1)?;
         // skip empty pieces that share the offset
         let piece = &self.pp.pieces[i];
-        Some(self.origin_of_piece(piece, off - self.piece_starts[i]))
+        Some(self.origin_of_piece(piece, off - self.piece_starts()[i]))
     }
 
     fn origin_of_piece(&self, piece: &pp::Piece, within: u32) -> Origin {
@@ -1215,7 +1232,7 @@ impl Parse {
     /// The place in a file for a range of the tree: exact when both ends are spelled in
     /// the same file; otherwise the macro invocation (or spelling) where it starts.
     pub fn map_range(&self, range: TextRange) -> (u32, TextRange) {
-        let piece_at = |off: u32| self.piece_starts.partition_point(|&s| s <= off).checked_sub(1);
+        let piece_at = |off: u32| self.piece_starts().partition_point(|&s| s <= off).checked_sub(1);
         let start: u32 = range.start().into();
         let Some(i) = piece_at(start) else { return (0, TextRange::empty(0.into())) };
         let p = &self.pp.pieces[i];
@@ -1225,7 +1242,7 @@ impl Parse {
                 Origin::Spelled { file, range } => (file, range),
             };
         }
-        let file_start = p.start + (start - self.piece_starts[i]).min(p.len);
+        let file_start = p.start + (start - self.piece_starts()[i]).min(p.len);
         let end: u32 = range.end().into();
         if end <= start {
             return (p.file, TextRange::empty(file_start.into()));
@@ -1233,7 +1250,7 @@ impl Parse {
         if let Some(j) = piece_at(end - 1) {
             let q = &self.pp.pieces[j];
             if q.call == NO_CALL && q.file == p.file && j >= i {
-                let file_end = q.start + (end - self.piece_starts[j]).min(q.len);
+                let file_end = q.start + (end - self.piece_starts()[j]).min(q.len);
                 if file_end >= file_start {
                     return (p.file, TextRange::new(file_start.into(), file_end.into()));
                 }
@@ -1244,13 +1261,13 @@ impl Parse {
 
     /// The tree offset where piece `i` starts.
     pub fn piece_start(&self, i: usize) -> Option<TextSize> {
-        self.piece_starts.get(i).map(|&s| s.into())
+        self.piece_starts().get(i).map(|&s| s.into())
     }
 
     /// The piece that holds the tree offset `offset` (the first of several empty ones).
     pub fn piece_index_at(&self, offset: TextSize) -> Option<usize> {
         let off: u32 = offset.into();
-        self.piece_starts.partition_point(|&s| s <= off).checked_sub(1)
+        self.piece_starts().partition_point(|&s| s <= off).checked_sub(1)
     }
 
     /// The piece spelled in `file` that covers byte `offset` of the file (its start
@@ -1268,7 +1285,7 @@ impl Parse {
             return None;
         }
         let within = if p.kind == SyntaxKind::MACRO_CALL || p.call != NO_CALL { 0 } else { off - p.start };
-        Some((i, TextSize::from(self.piece_starts[i] + within)))
+        Some((i, TextSize::from(self.piece_starts()[i] + within)))
     }
 
     /// The tree offset of byte `offset` of `file`, when that byte is spelled there and
@@ -1461,7 +1478,7 @@ mod tests {
     /// `one`.
     fn assert_same(one: &Parse, other: &Parse, what: &str) {
         assert_eq!(one.green, other.green, "{what}: the trees differ");
-        assert_eq!(one.piece_starts, other.piece_starts, "{what}: the piece offsets differ");
+        assert_eq!(one.piece_starts(), other.piece_starts(), "{what}: the piece offsets differ");
         assert_eq!(one.diagnostics, other.diagnostics, "{what}: the diagnostics differ");
         let records = |p: &Parse| p.state.as_ref().map(|s| (s.bodies.clone(), s.scope_log.clone()));
         assert_eq!(records(one), records(other), "{what}: the reparse records differ");
@@ -1475,7 +1492,7 @@ mod tests {
         // every piece's text is in the tree at the piece's offset
         let tree = one.syntax().text().to_string();
         for (i, piece) in one.pp.pieces.iter().enumerate() {
-            let at = one.piece_starts[i] as usize;
+            let at = one.piece_starts()[i] as usize;
             assert_eq!(tree.get(at..at + piece.len as usize), Some(one.pp.text(piece)), "piece {i}");
         }
         assert_eq!(tree.len(), one.pp.pieces.iter().map(|p| p.len as usize).sum::<usize>());

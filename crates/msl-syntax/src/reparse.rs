@@ -146,7 +146,7 @@ impl Parse {
             return Err("not a `{`");
         }
         let root = self.syntax();
-        let tree_open = *self.piece_starts.get(open).ok_or("no tree offset for the body")?;
+        let tree_open = *self.piece_starts().get(open).ok_or("no tree offset for the body")?;
         let brace = root.token_at_offset(tree_open.into()).right_biased().ok_or("no token at the body's start")?;
         let block =
             brace.parent().filter(|n| n.kind() == SyntaxKind::COMPOUND_STMT).ok_or("the `{` does not open a block")?;
@@ -160,7 +160,7 @@ impl Parse {
             .filter(|t| t.kind() == SyntaxKind::R_CURLY)
             .ok_or("the block is not closed by its own `}`")?;
         let tree_close: u32 = last.text_range().start().into();
-        let mut close = open + self.piece_starts[open..].partition_point(|&s| s < tree_close);
+        let mut close = open + self.piece_starts()[open..].partition_point(|&s| s < tree_close);
         while pieces.get(close).is_some_and(|p| p.len == 0 && p.kind != SyntaxKind::R_CURLY) {
             close += 1;
         }
@@ -374,10 +374,10 @@ impl Parse {
 
         // tree offsets of the pieces
         let mut piece_starts = Vec::with_capacity(new_pp.pieces.len());
-        piece_starts.extend_from_slice(&self.piece_starts[..open]);
+        piece_starts.extend_from_slice(&self.piece_starts()[..open]);
         piece_starts.extend(fragment_starts.iter().map(|s| s + tree_open));
         let tail_start = piece_starts.len();
-        piece_starts.extend_from_slice(&self.piece_starts[close + 1..]);
+        piece_starts.extend_from_slice(&self.piece_starts()[close + 1..]);
         let tree_delta = tree_delta as i32 as u32;
         for s in &mut piece_starts[tail_start..] {
             *s = s.wrapping_add(tree_delta);
@@ -455,7 +455,7 @@ impl Parse {
             } else {
                 format!("{} {:?}", p.file, p.range())
             };
-            out.push_str(&format!("{i} {:?} {place} at {} call {call:?}\n", p.kind, self.piece_starts[i]));
+            out.push_str(&format!("{i} {:?} {place} at {} call {call:?}\n", p.kind, self.piece_starts()[i]));
         }
         out
     }
