@@ -27,7 +27,7 @@ pub const MAX_DEPTH: u32 = 256;
 /// Longest chain of binary operators kept as a tree; longer chains are reported.
 pub const MAX_CHAIN: u32 = 4096;
 /// Look-aheads at one token after which the parser gives up (see [`Parser::nth`]).
-const STUCK_STEPS: u32 = 2_000_000;
+const STUCK_STEPS: i32 = 2_000_000;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Event {
@@ -138,9 +138,11 @@ pub(crate) struct Parser<'a> {
     /// Bytes already split off the front of a token (by `>>` splitting), in token order.
     split: Vec<(u32, u32)>,
     pos: usize,
-    /// Look-aheads since the last consumed token: a guard against a parser that stops
-    /// making progress (which would be a bug); see [`Parser::nth`].
-    steps: u32,
+    /// Look-aheads left before the parser counts as stuck, set back to [`STUCK_STEPS`]
+    /// when a token is consumed: a guard against a parser that stops making progress
+    /// (which would be a bug); see [`Parser::nth`]. Counted down, so that a look costs
+    /// one subtraction and a jump on its sign.
+    steps_left: i32,
     stuck: bool,
     pub(crate) events: Vec<Event>,
     pub(crate) errors: Vec<(String, ErrorAt)>,
@@ -306,7 +308,7 @@ impl<'a> Parser<'a> {
             name_ids,
             split: Vec::new(),
             pos: 0,
-            steps: 0,
+            steps_left: STUCK_STEPS,
             stuck: false,
             events: Vec::with_capacity(events),
             errors: Vec::new(),
@@ -381,11 +383,10 @@ impl<'a> Parser<'a> {
     }
 
     pub(crate) fn nth(&mut self, n: usize) -> SyntaxKind {
-        self.steps += 1;
-        let steps = self.steps;
-        // `steps` only goes back to 0 when a token is consumed, which a stuck parser never
-        // does: once stuck, every later look ends here
-        if steps > STUCK_STEPS {
+        self.steps_left = self.steps_left.wrapping_sub(1);
+        // `steps_left` only goes back up when a token is consumed, which a stuck parser
+        // never does: once stuck, every later look ends here
+        if self.steps_left < 0 {
             // Looking at the same token this often means a loop that never consumes it.
             // Pretend the input ended: every loop stops at EOF, and the tokens left are
             // still put in the tree by the builder.
@@ -522,7 +523,7 @@ impl<'a> Parser<'a> {
 
     fn advance(&mut self) {
         self.pos += 1;
-        self.steps = 0;
+        self.steps_left = STUCK_STEPS;
         self.scopes.at = self.pieces.get(self.pos).copied().unwrap_or(u32::MAX);
     }
 
@@ -933,7 +934,7 @@ mod tests {
         assert_eq!(p.current_word(), Word::Restrict);
         // a stuck parser (past the step limit, see `Parser::nth`) sees the end of the
         // input: no loop can keep consuming `restrict`
-        p.steps = super::STUCK_STEPS;
+        p.steps_left = 0;
         assert_eq!(p.current_word(), Word::None);
     }
 }
