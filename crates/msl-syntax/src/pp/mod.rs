@@ -1308,12 +1308,14 @@ impl<'r> Pp<'r> {
         let limit = errors
             .get(errors.partition_point(|e| u32::from(e.range.start()) < from))
             .map_or(u32::MAX, |e| e.range.start().into());
+        // the tokens before it (ends only grow, and an empty token counts as one byte)
+        let stop = match limit {
+            u32::MAX => tokens.len(),
+            _ => idx + tokens.get(idx..).map_or(0, |t| t.partition_point(|t| t.end().max(t.start + 1) <= limit)),
+        };
         let mut at_bol = frame.at_bol;
         let mut saw_space = self.saw_space;
-        while let Some(&tok) = tokens.get(idx) {
-            if tok.end().max(tok.start + 1) > limit {
-                break;
-            }
+        for &tok in tokens.get(idx..stop).unwrap_or(&[]) {
             match tok.kind {
                 NEWLINE => {
                     at_bol = true;
