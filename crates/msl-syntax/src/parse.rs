@@ -508,16 +508,16 @@ impl Diagnostic {
     }
 }
 
-/// Turns the events of a parse over `pp`'s pieces into a green tree; returns it with each
-/// piece's offset in the tree and the syntax errors located in files.
+/// Turns the events of a parse over `pp`'s pieces into a green tree; returns it with the
+/// syntax errors located in files.
 pub(crate) fn build_tree(
     pp: &Preprocessed,
     events: Vec<Event>,
     token_pieces: &[u32],
     parse_errors: Vec<(String, ErrorAt)>,
-) -> (GreenNode, Vec<u32>, Vec<Diagnostic>) {
+) -> (GreenNode, Vec<Diagnostic>) {
     let (green, error_events) = tree_of_events(pp, events);
-    (green, piece_offsets(&pp.pieces), locate_errors(pp, error_events, token_pieces, parse_errors))
+    (green, locate_errors(pp, error_events, token_pieces, parse_errors))
 }
 
 /// The tree offset of each piece. The tree holds every piece's text once, in order (a
@@ -1151,14 +1151,13 @@ impl Parse {
     pub(crate) fn from_parts(
         green: GreenNode,
         pp: Arc<Preprocessed>,
-        piece_starts: Vec<u32>,
         diagnostics: Vec<Diagnostic>,
         state: Arc<ParseState>,
     ) -> Parse {
         Parse {
             green,
             pp,
-            piece_starts: std::sync::OnceLock::from(piece_starts),
+            piece_starts: Default::default(),
             diagnostics,
             state: Some(state),
             file_pieces: Default::default(),

@@ -285,11 +285,10 @@ impl Parse {
             parse_body_events(&out, body_len, tail_complete, layout, body, log, cut)
                 .ok_or("the new body does not parse alone as the full parse would")?;
         out.pieces.truncate(body_len);
-        let (green, fragment_starts, parse_diagnostics) = build_tree(&out, events, &token_pieces, errors);
+        let (green, parse_diagnostics) = build_tree(&out, events, &token_pieces, errors);
         if green.kind() != SyntaxKind::COMPOUND_STMT.into() {
             return Err("the new body is not one block");
         }
-        let tree_delta = i64::from(u32::from(green.text_len())) - i64::from(u32::from(block.text_range().len()));
         let new_root = block.replace_with(green);
 
         // splice the preprocessing record
@@ -372,16 +371,7 @@ impl Parse {
             layout: None,
         };
 
-        // tree offsets of the pieces
-        let mut piece_starts = Vec::with_capacity(new_pp.pieces.len());
-        piece_starts.extend_from_slice(&self.piece_starts()[..open]);
-        piece_starts.extend(fragment_starts.iter().map(|s| s + tree_open));
-        let tail_start = piece_starts.len();
-        piece_starts.extend_from_slice(&self.piece_starts()[close + 1..]);
-        let tree_delta = tree_delta as i32 as u32;
-        for s in &mut piece_starts[tail_start..] {
-            *s = s.wrapping_add(tree_delta);
-        }
+        // (the pieces' tree offsets are made from the new pieces when first asked for)
 
         // diagnostics: the old ones outside the body, moved; the body's new ones
         let mut diagnostics = Vec::with_capacity(self.diagnostics.len());
@@ -419,7 +409,7 @@ impl Parse {
                 .map(|b| BodyStart { piece: move_piece(b.piece), ..b.clone() }),
         );
         let new_parse_state = ParseState { scope_log, bodies, stuck: false, generation: state.generation + 1 };
-        Ok(Parse::from_parts(new_root, Arc::new(new_pp), piece_starts, diagnostics, Arc::new(new_parse_state)))
+        Ok(Parse::from_parts(new_root, Arc::new(new_pp), diagnostics, Arc::new(new_parse_state)))
     }
 }
 
