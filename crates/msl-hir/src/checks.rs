@@ -311,7 +311,7 @@ impl Checker<'_> {
             || local.contains_key(name)
             || self.tree.elsewhere.contains(name)
             || !self.lib.lookup(name).is_empty()
-            || msl_syntax::is_library_type_name(name)
+            || msl_syntax::is_library_name(name)
             || name.starts_with("__")
         {
             return;
@@ -428,7 +428,7 @@ impl Checker<'_> {
             || self.tree.types.contains(name)
             || self.tree.typedefs.contains_key(name)
             || !self.lib.lookup(name).is_empty()
-            || msl_syntax::is_library_type_name(name)
+            || msl_syntax::is_library_name(name)
             // names reserved for the implementation (`__builtin_*`, `__metal_*`, `__func__`)
             || name.starts_with("__")
     }

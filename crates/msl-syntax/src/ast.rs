@@ -378,6 +378,10 @@ ast_node!(ParenDeclarator, PAREN_DECLARATOR);
 ast_node!(/// `*`, `&`, `&&` with the qualifiers after it.
     PtrOperator, PTR_OPERATOR);
 ast_node!(ArraySuffix, ARRAY_SUFFIX);
+ast_node!(/// `[a, b]` of a structured binding.
+    BindingList, BINDING_LIST);
+ast_node!(/// `template <typename T> Pair(T, T) -> Pair<T>;`
+    DeductionGuide, DEDUCTION_GUIDE);
 ast_node!(ParamList, PARAM_LIST);
 ast_node!(Param, PARAM);
 ast_node!(InitDeclarator, INIT_DECLARATOR);
@@ -466,6 +470,27 @@ impl DeclSpecifiers {
     }
 }
 
+impl BindingList {
+    /// The bound names, in order.
+    pub fn names(&self) -> impl Iterator<Item = Name> + use<> {
+        support::children(&self.syntax)
+    }
+}
+
+impl DeductionGuide {
+    /// The class template's name.
+    pub fn name(&self) -> Option<Name> {
+        support::child(&self.syntax)
+    }
+    pub fn param_list(&self) -> Option<ParamList> {
+        support::child(&self.syntax)
+    }
+    /// `-> Pair<T>`: the specialisation the guide deduces.
+    pub fn target(&self) -> Option<TrailingReturn> {
+        support::child(&self.syntax)
+    }
+}
+
 impl Declarator {
     /// The declared name, looking through parenthesised declarators (`(*fp)`).
     pub fn name(&self) -> Option<Name> {
@@ -474,6 +499,10 @@ impl Declarator {
     }
     pub fn ptr_operators(&self) -> impl Iterator<Item = PtrOperator> + use<> {
         support::children(&self.syntax)
+    }
+    /// The names of a structured binding (`auto [a, b] = ...`).
+    pub fn binding_list(&self) -> Option<BindingList> {
+        support::child(&self.syntax)
     }
     pub fn array_suffixes(&self) -> impl Iterator<Item = ArraySuffix> + use<> {
         support::children(&self.syntax)

@@ -28,6 +28,12 @@ pub use threads::parse_on_two_threads;
 pub fn is_library_type_name(name: &str) -> bool {
     parser::is_library_type_name(name)
 }
+
+/// Whether the parser knows `name` from the Metal library: a type, a class, function or
+/// variable template (`as_type`, `is_same_v`), or a namespace (`metal`, `simd`).
+pub fn is_library_name(name: &str) -> bool {
+    parser::is_library_name(name)
+}
 pub use parse::{Diagnostic, Origin, Parse, debug_dump, parse_file, parse_file_ahead, parse_text};
 
 pub use config::{MetalVersion, Platform, PpConfig};

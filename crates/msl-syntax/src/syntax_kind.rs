@@ -185,6 +185,9 @@ pub enum SyntaxKind {
     DECL_LIST,
     STATIC_ASSERT,
     TEMPLATE_DECL,
+    /// `Pair(T, T) -> Pair<T>;`: how a class template's arguments follow from a
+    /// constructor call.
+    DEDUCTION_GUIDE,
     EXPLICIT_INSTANTIATION,
     LINKAGE_SPEC,
     EMPTY_DECL,
@@ -202,6 +205,8 @@ pub enum SyntaxKind {
     DECL_SPECIFIERS,
     DECLARATOR,
     PAREN_DECLARATOR,
+    /// `[a, b]` in `auto [a, b] = f();`: the names a structured binding declares.
+    BINDING_LIST,
     PTR_OPERATOR,
     ARRAY_SUFFIX,
     PARAM_LIST,

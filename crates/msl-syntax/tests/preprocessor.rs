@@ -166,8 +166,15 @@ fn system_headers_come_from_the_model() {
         t,
         "3.14159265358979323846264338327950288f 0x1.fffffep127f inline __attribute__ ( ( __always_inline__ ) )"
     );
-    // macros of a header are only there once it is included
-    assert_eq!(expand("M_PI_F"), "M_PI_F");
+    // every unit starts as if `<metal_stdlib>` were included first: its macros are there
+    // without the include, and a later include of it or of any library header changes
+    // nothing (what the unit undefines stays undefined)
+    assert_eq!(
+        expand("M_PI_F METAL_FUNC"),
+        "3.14159265358979323846264338327950288f inline __attribute__ ( ( __always_inline__ ) )"
+    );
+    assert_eq!(expand("#undef M_PI_F\n#include <metal_stdlib>\n#include <metal_math>\nM_PI_F"), "M_PI_F");
+    assert_eq!(expand("#if defined(METAL_FUNC) && defined(FLT_MAX)\nyes\n#endif"), "yes");
     // unknown framework headers are a warning, not an error
     let parse = parse_text("#include <CoreImage/CoreImage.h>\nint x;", &PpConfig::default());
     assert_eq!(parse.errors().count(), 0);

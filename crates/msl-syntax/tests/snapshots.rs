@@ -1,6 +1,8 @@
 //! Snapshot tests: every fixture under `fixtures/syntax/{ok,err}` is parsed and its tree
 //! and diagnostics compared with the `.snap` file next to it. `ok/` fixtures must have no
-//! error; `err/` fixtures show recovery, with the errors' positions.
+//! error; `err/` fixtures show recovery, with the errors' positions. `cxx17/` holds one
+//! fixture per C++17 production Metal keeps, each error-free, whose first line
+//! (`// nodes: ...`) lists node kinds its tree must hold.
 //!
 //! Update the snapshots with `UPDATE_EXPECT=1 cargo test -p msl-syntax --test snapshots`.
 
@@ -95,15 +97,39 @@ fn run_dir(sub: &str, must_be_clean: bool) {
             let errors: Vec<_> = parse.errors().collect();
             assert!(errors.is_empty(), "{}: unexpected errors: {errors:?}", path.display());
         }
+        // `// nodes: KIND KIND ...` on the first line: the tree must hold each of them
+        let text = &parse.files()[0].text;
+        if let Some(kinds) = text.lines().next().and_then(|l| l.strip_prefix("// nodes:")) {
+            for name in kinds.split_whitespace() {
+                let kind = kind_named(name).unwrap_or_else(|| panic!("{}: no node kind `{name}`", path.display()));
+                assert!(
+                    parse.syntax().descendants().any(|n| n.kind() == kind),
+                    "{}: the tree has no {name} node",
+                    path.display()
+                );
+            }
+        }
         let actual = format!("{}\n{}", diagnostics(&parse), compact_tree(&parse));
         let snap = path.with_extension("metal.snap");
         expect_test::expect_file![snap].assert_eq(&actual);
     }
 }
 
+/// The kind whose name (as `Debug` prints it) is `name`.
+fn kind_named(name: &str) -> Option<SyntaxKind> {
+    (0..SyntaxKind::__LAST as u16).map(SyntaxKind::from).find(|k| format!("{k:?}") == name)
+}
+
 #[test]
 fn valid_constructs() {
     run_dir("ok", true);
+}
+
+/// The C++17 grammar, production by production: each fixture names the nodes it must
+/// produce on its first line.
+#[test]
+fn cxx17_productions() {
+    run_dir("cxx17", true);
 }
 
 #[test]

@@ -266,7 +266,11 @@ fn template<'a>(p: &mut Parser<'a>, ctx: DeclCtx) -> Option<(&'a str, Sym)> {
         p.scopes.pop();
         m.complete(p, TEMPLATE_DECL);
         if let Some((name, sym)) = declared {
-            let sym = if sym == Sym::Namespace { sym } else { Sym::Template };
+            let sym = match sym {
+                Sym::Namespace => sym,
+                Sym::Value | Sym::ValueTemplate => Sym::ValueTemplate,
+                Sym::Type | Sym::Template => Sym::Template,
+            };
             p.scopes.declare(name, sym);
             return Some((name, sym));
         }
@@ -296,7 +300,11 @@ pub(crate) fn template_params(p: &mut Parser<'_>) {
 fn template_param(p: &mut Parser<'_>) {
     let m = p.start();
     match p.current() {
-        TYPENAME_KW | CLASS_KW if !(p.nth_at(1, IDENT) && p.nth_at(2, COLON2)) => {
+        // `typename T`, but not `typename X::type N` or `typename enable_if<...>::type = 0`
+        // (non-type parameters of a dependent type)
+        TYPENAME_KW | CLASS_KW
+            if !(p.nth_at(1, COLON2) || (p.nth_at(1, IDENT) && matches!(p.nth(2), COLON2 | L_ANGLE))) =>
+        {
             p.bump_any();
             p.eat(DOT3);
             if p.at(IDENT) {
@@ -577,6 +585,12 @@ fn simple_declaration<'a>(p: &mut Parser<'a>, ctx: DeclCtx) -> Option<(&'a str, 
         m.complete(p, kind);
         return name.map(|n| (n, Sym::Type));
     }
+    if at_deduction_guide(p) {
+        p.pending_template = false;
+        deduction_guide(p);
+        m.complete(p, DEDUCTION_GUIDE);
+        return None;
+    }
     let spec = types::decl_specifiers(p, ctx);
     p.pending_template = false;
     if !spec.any && !leading_attrs {
@@ -626,11 +640,58 @@ fn simple_declaration<'a>(p: &mut Parser<'a>, ctx: DeclCtx) -> Option<(&'a str, 
     declared
 }
 
+/// At `[explicit] Name(params) -> Name<args>;`, where `Name` is a class template: a
+/// deduction guide.
+fn at_deduction_guide(p: &Parser<'_>) -> bool {
+    let kinds = &p.kinds;
+    let mut i = p.pos();
+    if kinds.get(i) == Some(&EXPLICIT_KW) {
+        i += 1;
+        if kinds.get(i) == Some(&L_PAREN) {
+            let Some(next) = super::skip_group(kinds, i, L_PAREN, R_PAREN) else { return false };
+            i = next;
+        }
+    }
+    if kinds.get(i) != Some(&IDENT) || kinds.get(i + 1) != Some(&L_PAREN) {
+        return false;
+    }
+    if p.scopes.lookup(p.name_at(i)) != Some(Sym::Template) {
+        return false;
+    }
+    super::skip_group(kinds, i + 1, L_PAREN, R_PAREN).is_some_and(|close| kinds.get(close) == Some(&ARROW))
+}
+
+/// The inside of a DEDUCTION_GUIDE node (see [`at_deduction_guide`]).
+fn deduction_guide(p: &mut Parser<'_>) {
+    if p.eat(EXPLICIT_KW) && p.at(L_PAREN) {
+        p.skip_balanced();
+    }
+    let n = p.start();
+    p.bump(IDENT);
+    n.complete(p, NAME);
+    // the parameters' names are local to the guide
+    p.scopes.push();
+    types::params(p, DeclCtx::Param);
+    p.scopes.pop();
+    let r = p.start();
+    p.bump(ARROW);
+    types::type_id(p);
+    r.complete(p, TRAILING_RETURN);
+    expect_decl_semi(p);
+}
+
 fn declare_name<'a>(p: &mut Parser<'a>, d: DeclaratorInfo<'a>, typedef: bool) -> Option<(&'a str, Sym)> {
+    if d.bindings {
+        for name in std::mem::take(&mut p.binding_names) {
+            p.scopes.declare(name, Sym::Value);
+        }
+        return None;
+    }
     let name = d.name?;
     if d.qualified || d.operator || (d.is_function && p.class_names.last() == Some(&name)) {
         // out-of-class members, operators, and constructors do not declare a new name
-        return Some((name, Sym::Value));
+        // (and a constructor template must not turn its class into a value template)
+        return None;
     }
     let sym = if typedef { Sym::Type } else { Sym::Value };
     p.scopes.declare(name, sym);

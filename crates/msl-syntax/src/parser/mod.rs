@@ -19,6 +19,11 @@ pub(crate) use symbols::{OwnedScopeOp, ScopeLog};
 pub(crate) fn is_library_type_name(name: &str) -> bool {
     matches!(symbols::builtin(name), Some(symbols::Sym::Type | symbols::Sym::Template))
 }
+
+/// Whether the library declares `name` as a type, a template or a namespace.
+pub(crate) fn is_library_name(name: &str) -> bool {
+    symbols::builtin(name).is_some()
+}
 use symbols::Scopes;
 
 /// Nesting deeper than this (parentheses, braces, declarators, templates, unary chains)
@@ -156,6 +161,9 @@ pub(crate) struct Parser<'a> {
     pending_template: bool,
     /// The class named by the last class specifier (for `template <...> struct X;`).
     last_class_name: Option<&'a str>,
+    /// The names of the structured binding just parsed, to declare once its declarator's
+    /// scope is closed.
+    binding_names: Vec<&'a str>,
     /// Where each function body starts, with what parsing it depends on besides the
     /// scopes (for reparsing a body alone).
     pub(crate) bodies: Vec<BodyStart>,
@@ -318,6 +326,7 @@ impl<'a> Parser<'a> {
             class_names: Vec::new(),
             pending_template: false,
             last_class_name: None,
+            binding_names: Vec::new(),
             bodies: Vec::new(),
             peeked_past_end: std::cell::Cell::new(false),
             was_stuck: false,

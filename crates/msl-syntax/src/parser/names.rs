@@ -94,6 +94,10 @@ pub(crate) fn path<'a>(p: &mut Parser<'a>, ctx: AngleCtx) -> PathInfo<'a> {
                 p.bump(TILDE);
                 info.last = p.current_text();
                 p.bump(IDENT);
+                // `~Box<T>()` in a class template
+                if p.at(L_ANGLE) && scan_template_args(p, p.pos()).is_some() {
+                    template_arg_list(p);
+                }
                 d.complete(p, DESTRUCTOR_NAME);
                 info.destructor = true;
                 info.sym = Some(Sym::Value);
@@ -162,7 +166,7 @@ pub(crate) fn starts_template_args(p: &Parser<'_>, sym: Option<Sym>, ctx: AngleC
         return true;
     }
     match sym {
-        Some(Sym::Template) => return true,
+        Some(Sym::Template | Sym::ValueTemplate) => return true,
         Some(Sym::Value | Sym::Type | Sym::Namespace) => return false,
         None => {}
     }
@@ -331,21 +335,52 @@ pub(crate) fn looks_like_type_arg(p: &mut Parser<'_>) -> bool {
             || (matches!(next, STAR | AMP | AMP2)
                 && matches!(next2, COMMA | R_ANGLE | SHR | STAR | AMP | CONST_KW | R_PAREN))
             || (matches!(next, STAR | AMP | AMP2) && next2.is_address_space());
-        // variable templates (`is_same_v<A, B>`) are values by convention
-        if p.scopes.text(scan.last).ends_with("_v") {
+        // unknown variable templates (`is_same_v<A, B>`) are values by convention
+        if scan.sym.is_none() && p.scopes.text(scan.last).ends_with("_v") {
             return false;
         }
+        // `F<float(float)>` names a function type; `S<vec<int, 2>(1).x>` constructs a value
+        let function_type = next == L_PAREN && parens_hold_params(p, scan.end);
         return match scan.sym {
             Some(Sym::Type) => {
-                type_follows || matches!(next, L_PAREN | CONST_KW | VOLATILE_KW) || next.is_address_space()
+                type_follows || function_type || matches!(next, CONST_KW | VOLATILE_KW) || next.is_address_space()
             }
             Some(Sym::Template) => {
-                (scan.template_id && (type_follows || matches!(next, L_PAREN | CONST_KW | VOLATILE_KW)))
+                (scan.template_id && (type_follows || function_type || matches!(next, CONST_KW | VOLATILE_KW)))
                     || (!scan.template_id && !matches!(next, L_PAREN))
             }
-            Some(Sym::Value | Sym::Namespace) => false,
+            // `is_float<T>()`, `is_same_v<A, B>`: a function or variable template makes a value
+            Some(Sym::Value | Sym::Namespace | Sym::ValueTemplate) => false,
             None => type_follows,
         };
+    }
+    false
+}
+
+/// Whether the `(` at `open` starts a parameter list (of a function type) rather than
+/// arguments: it is empty, or its first item starts with a type.
+fn parens_hold_params(p: &Parser<'_>, open: usize) -> bool {
+    let kinds = &p.kinds;
+    let k = kinds.get(open + 1).copied().unwrap_or(EOF);
+    let k2 = kinds.get(open + 2).copied().unwrap_or(EOF);
+    if matches!(k, R_PAREN | DOT3 | CONST_KW | VOLATILE_KW | TYPENAME_KW | STRUCT_KW | CLASS_KW | ENUM_KW | UNION_KW)
+        || k.is_address_space()
+    {
+        return true;
+    }
+    if k.is_builtin_type_keyword() {
+        // `float(x)` constructs
+        return !matches!(k2, L_PAREN | L_CURLY);
+    }
+    if k == IDENT || (k == COLON2 && k2 == IDENT) {
+        let Some(scan) = scan_path(p, open + 1, AngleCtx::Type) else { return false };
+        let after = kinds.get(scan.end).copied().unwrap_or(EOF);
+        let is_type = match scan.sym {
+            Some(Sym::Type) => true,
+            Some(Sym::Template) => scan.template_id,
+            _ => false,
+        };
+        return is_type && !matches!(after, L_PAREN | L_CURLY | DOT | ARROW);
     }
     false
 }
@@ -389,7 +424,7 @@ pub(crate) fn scan_path(p: &Parser<'_>, start: usize, ctx: AngleCtx) -> Option<S
         if kinds.get(i) == Some(&L_ANGLE) {
             let take = after_template
                 || match sym {
-                    Some(Sym::Template) => true,
+                    Some(Sym::Template | Sym::ValueTemplate) => true,
                     Some(_) => false,
                     None => {
                         // same decision as `starts_template_args`, at index `i`

@@ -426,7 +426,7 @@ pub(crate) fn looks_like_declaration(p: &Parser<'_>, start: usize) -> bool {
             || p.word_at(scan.end) == Word::Coherent
     };
     match scan.sym {
-        Some(Sym::Value | Sym::Namespace) => false,
+        Some(Sym::Value | Sym::Namespace | Sym::ValueTemplate) => false,
         Some(Sym::Type) | Some(Sym::Template) => {
             if scan.sym == Some(Sym::Template)
                 && !scan.template_id

@@ -10,8 +10,12 @@ use std::cell::RefCell;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Sym {
     Type,
-    /// A class, alias, function or variable template: `<` after it starts arguments.
+    /// A class or alias template (or a template template parameter): `<` after it starts
+    /// arguments, and the result names a type.
     Template,
+    /// A function or variable template: `<` after it starts arguments, and the result is
+    /// a value (`is_float<T>()` inside template arguments is an expression).
+    ValueTemplate,
     Value,
     Namespace,
 }
@@ -242,13 +246,20 @@ impl<'a> Scopes<'a> {
                 entry.any_type.get_or_insert(sym);
             }
             Sym::Template => entry.any_type = Some(Sym::Template),
+            // a value template is what `<` after a qualified name opens, unless the name
+            // is a class template somewhere
+            Sym::ValueTemplate => {
+                if entry.any_type != Some(Sym::Template) {
+                    entry.any_type = Some(Sym::ValueTemplate);
+                }
+            }
             Sym::Namespace => entry.namespace = true,
             Sym::Value => {}
         }
         match &mut entry.bound {
             Some((d, s)) if *d == depth => {
                 // a template stays a template when redeclared (overloads, specializations)
-                if !(*s == Sym::Template && sym == Sym::Value) {
+                if !(matches!(*s, Sym::Template | Sym::ValueTemplate) && sym == Sym::Value) {
                     *s = sym;
                 }
             }
@@ -327,6 +338,9 @@ pub(crate) fn builtin(name: &str) -> Option<Sym> {
         }
         for n in BUILTIN_TEMPLATES {
             t.insert(*n, Sym::Template);
+        }
+        for n in BUILTIN_VALUE_TEMPLATES {
+            t.insert(*n, Sym::ValueTemplate);
         }
         for n in ["metal", "simd", "raytracing", "mpp", "tensor_ops", "fast", "precise", "std"] {
             t.insert(n, Sym::Namespace);
@@ -520,33 +534,21 @@ const BUILTIN_TEMPLATES: &[&str] = &[
     "matmul2d",
     "convolution2d",
     "numeric_limits",
-    "as_type",
     "enable_if",
     "enable_if_t",
     "conditional",
     "conditional_t",
     "is_same",
-    "is_same_v",
     "is_floating_point",
-    "is_floating_point_v",
     "is_integral",
-    "is_integral_v",
     "is_signed",
-    "is_signed_v",
     "is_unsigned",
-    "is_unsigned_v",
     "is_arithmetic",
-    "is_arithmetic_v",
     "is_scalar",
-    "is_scalar_v",
     "is_vector",
-    "is_vector_v",
     "is_convertible",
-    "is_convertible_v",
     "is_const",
-    "is_const_v",
     "is_pointer",
-    "is_pointer_v",
     "make_unsigned",
     "make_unsigned_t",
     "make_signed",
@@ -566,8 +568,24 @@ const BUILTIN_TEMPLATES: &[&str] = &[
     "integral_constant",
     "bool_constant",
     "vec_elements",
+];
+
+/// The library's function and variable templates (`as_type<uint>(x)`, `is_same_v<A, B>`).
+const BUILTIN_VALUE_TEMPLATES: &[&str] = &[
+    "as_type",
     "declval",
     "make_array_ref",
+    "is_same_v",
+    "is_floating_point_v",
+    "is_integral_v",
+    "is_signed_v",
+    "is_unsigned_v",
+    "is_arithmetic_v",
+    "is_scalar_v",
+    "is_vector_v",
+    "is_convertible_v",
+    "is_const_v",
+    "is_pointer_v",
 ];
 
 #[cfg(test)]

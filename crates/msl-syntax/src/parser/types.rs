@@ -156,12 +156,20 @@ pub(crate) fn decl_specifiers(p: &mut Parser<'_>, ctx: DeclCtx) -> SpecInfo {
 /// At a name that is a constructor or destructor declarator rather than a type:
 /// `S(` inside `struct S`, or `S::S(` / `S::~S(` outside it.
 fn ctor_follows(p: &mut Parser<'_>, ctx: DeclCtx) -> bool {
-    if ctx == DeclCtx::Class
-        && p.at(IDENT)
-        && p.nth_at(1, L_PAREN)
-        && p.class_names.last().is_some_and(|c| *c == p.current_text())
-    {
-        return true;
+    if ctx == DeclCtx::Class && p.at(IDENT) && p.class_names.last().is_some_and(|c| *c == p.current_text()) {
+        // `S(`, and in a class template `S<T>(` (the constructor named with the
+        // template's arguments)
+        match p.nth(1) {
+            L_PAREN => return true,
+            L_ANGLE => {
+                if let Some(end) = names::scan_template_args(p, p.pos() + 1)
+                    && p.kinds.get(end) == Some(&L_PAREN)
+                {
+                    return true;
+                }
+            }
+            _ => {}
+        }
     }
     if !matches!(ctx, DeclCtx::Namespace | DeclCtx::Class) {
         return false;
@@ -208,6 +216,9 @@ pub(crate) struct DeclaratorInfo<'a> {
     pub is_function: bool,
     pub qualified: bool,
     pub operator: bool,
+    /// A structured binding (`auto [a, b]`): its names wait in the parser's
+    /// `binding_names` to be declared (see `decls::declare_name`).
+    pub bindings: bool,
 }
 
 /// Parses a declarator. Named declarators may stop before a parenthesised initializer
@@ -237,6 +248,11 @@ pub(crate) fn declarator<'a>(p: &mut Parser<'a>, ctx: DeclCtx, abstract_ok: bool
                 declarator_name(p, &mut info);
             }
         }
+        // `auto [a, b] = ...`, `auto &[x, y] = ...`: a structured binding
+        L_BRACK if !p.at_attr_start() && matches!(ctx, DeclCtx::Block | DeclCtx::Namespace | DeclCtx::Condition) => {
+            binding_list(p);
+            info.bindings = true;
+        }
         IDENT | OPERATOR_KW | TILDE => declarator_name(p, &mut info),
         COLON2 if matches!(p.nth(1), IDENT | OPERATOR_KW | TILDE | TEMPLATE_KW) => declarator_name(p, &mut info),
         // `Class::*` pointer to member is handled by ptr_operators
@@ -247,7 +263,11 @@ pub(crate) fn declarator<'a>(p: &mut Parser<'a>, ctx: DeclCtx, abstract_ok: bool
         }
     }
     attrs::attrs(p);
+    // a structured binding has no suffixes: `(` and `{` start its initializer
     loop {
+        if info.bindings {
+            break;
+        }
         match p.current() {
             L_BRACK if !p.at_attr_start() => {
                 let a = p.start();
@@ -277,6 +297,31 @@ pub(crate) fn declarator<'a>(p: &mut Parser<'a>, ctx: DeclCtx, abstract_ok: bool
     p.leave();
     m.complete(p, DECLARATOR);
     info
+}
+
+/// `[a, b, c]`: the names are kept in `binding_names` for the caller to declare.
+fn binding_list(p: &mut Parser<'_>) {
+    let m = p.start();
+    p.bump(L_BRACK);
+    p.binding_names.clear();
+    loop {
+        if p.at(IDENT) {
+            p.binding_names.push(p.current_text());
+            let n = p.start();
+            p.bump(IDENT);
+            n.complete(p, NAME);
+        } else {
+            p.error_expected("a name to bind");
+            if !p.at(COMMA) {
+                break;
+            }
+        }
+        if !p.eat(COMMA) {
+            break;
+        }
+    }
+    p.expect(R_BRACK);
+    m.complete(p, BINDING_LIST);
 }
 
 fn declarator_name<'a>(p: &mut Parser<'a>, info: &mut DeclaratorInfo<'a>) {
@@ -382,7 +427,7 @@ fn looks_like_params(p: &mut Parser<'_>, ctx: DeclCtx) -> bool {
         let next = p.kinds.get(scan.end).copied().unwrap_or(EOF);
         return match scan.sym {
             Some(Sym::Type | Sym::Template) => !matches!(next, L_PAREN | L_CURLY | DOT | ARROW),
-            Some(Sym::Value | Sym::Namespace) => false,
+            Some(Sym::Value | Sym::Namespace | Sym::ValueTemplate) => false,
             None => match next {
                 IDENT => true,
                 _ if next.is_address_space() => true,

@@ -562,12 +562,18 @@ pub(crate) fn preprocess_unit(
     pp.push_frame(main_idx, true);
     let batch = batch_for(None, config, || builtin::predefines(config));
     pp.install(&batch);
+    // Apple's compiler makes the library available to every unit, as if `<metal_stdlib>`
+    // were included first: its macros (`METAL_FUNC`, `M_PI_F`, ...) too
+    pp.include_system(IMPLICIT_HEADER);
     pp.run();
     let state = pp.take_state();
     let mut out = pp.out;
     out.state = Some(Arc::new(state));
     out
 }
+
+/// The header every unit starts with, as if included before its first line.
+const IMPLICIT_HEADER: &str = "metal_stdlib";
 
 /// A function body preprocessed again, alone, after an edit of the main file.
 pub(crate) struct Fragment {
@@ -2474,7 +2480,10 @@ impl<'r> Pp<'r> {
     }
 
     fn include_system(&mut self, name: &str) {
-        if self.builtin_headers.contains_key(name) {
+        // the implicit `<metal_stdlib>` holds every other library header
+        if self.builtin_headers.contains_key(name)
+            || (name.starts_with("metal_") && self.builtin_headers.contains_key(IMPLICIT_HEADER))
+        {
             return;
         }
         let config = self.config;
