@@ -59,6 +59,36 @@ pub fn check_function<'db>(db: &'db dyn Db, function: FunctionId<'db>) -> Arc<Ve
     Arc::new(cx.out)
 }
 
+/// The rules on what lies outside function bodies (program-scope variables, class
+/// members that are not functions, base classes, templates, deduction guides): C++
+/// features Metal does not have, and C++17 features used under an older Metal version.
+/// Ranges are the unit tree's. Function bodies are [`check_function`]'s.
+#[salsa::tracked(returns(ref))]
+pub fn check_declarations(db: &dyn Db, unit: crate::Unit) -> Arc<Vec<HirDiagnostic>> {
+    let parse = crate::db::parse_unit(db, unit);
+    let config = unit.config(db);
+    let mut cx = Checker {
+        tree: item_tree(db, unit),
+        version: config.version,
+        platform: config.platform,
+        out: Vec::new(),
+        lib: Stdlib::get(),
+        context: crate::db::FunctionContext::default(),
+        namespace: None,
+        local_usings: false,
+        unit_complete: true,
+    };
+    let mut walk = parse.syntax().preorder();
+    while let Some(event) = walk.next() {
+        let WalkEvent::Enter(node) = event else { continue };
+        match node.kind() {
+            SyntaxKind::FUNCTION => walk.skip_subtree(),
+            _ => cx.forbidden_node(&node),
+        }
+    }
+    Arc::new(cx.out)
+}
+
 /// The types inferred for the `auto` variables of a function, where they follow from
 /// builtin types: the range of each variable's name (relative to the function's start)
 /// and its type.
@@ -201,7 +231,12 @@ impl Checker<'_> {
             let WalkEvent::Enter(node) = event else { continue };
             match node.kind() {
                 // attribute arguments are not expressions of the function (`[[user(locn0)]]`)
-                SyntaxKind::ATTRIBUTE_LIST => walk.skip_subtree(),
+                SyntaxKind::ATTRIBUTE_LIST => {
+                    if self.version < MetalVersion::V4_0 {
+                        self.cxx17_feature(&node);
+                    }
+                    walk.skip_subtree();
+                }
                 SyntaxKind::NAME => {
                     if let Some(t) = ast::Name::cast(node).and_then(|n| n.ident()) {
                         *local.entry(t.text().to_string()).or_default() += 1;
@@ -1655,7 +1690,37 @@ impl Checker<'_> {
     // ---- C++ features Metal does not have ---------------------------------------------
 
     fn forbidden_node(&mut self, node: &SyntaxNode) {
+        if self.version < MetalVersion::V4_0 {
+            self.cxx17_feature(node);
+        }
         match node.kind() {
+            // a function-try-block: `void f() try { ... } catch (...) { ... }`
+            SyntaxKind::FUNCTION => {
+                if let Some(t) = tokens_of(node).find(|t| t.kind() == SyntaxKind::TRY_KW) {
+                    self.report_range(
+                        t.text_range(),
+                        "E1203",
+                        "Metal does not support exceptions (`try`, `catch`, `throw`)".into(),
+                        Some("report errors through a return value or an output buffer".into()),
+                    );
+                }
+            }
+            SyntaxKind::BASE_SPECIFIER => {
+                if let Some(t) = tokens_of(node).find(|t| t.kind() == SyntaxKind::VIRTUAL_KW) {
+                    self.report_range(
+                        t.text_range(),
+                        "E1202",
+                        "Metal does not support virtual base classes".into(),
+                        Some("derive without `virtual`".into()),
+                    );
+                }
+            }
+            SyntaxKind::NOEXCEPT_EXPR => self.report(
+                node,
+                "E1210",
+                "Metal does not support the `noexcept` operator".into(),
+                Some("nothing in Metal throws: the answer would always be `true`".into()),
+            ),
             SyntaxKind::GOTO_STMT => self.report(
                 node,
                 "E1201",
@@ -1709,33 +1774,108 @@ impl Checker<'_> {
                 Some("raise the version with `--std metal3.2`, or use a function".into()),
             ),
             SyntaxKind::DECL_SPECIFIERS => {
-                for tok in node.children_with_tokens().filter_map(|e| e.into_token()) {
-                    if tok.kind() == SyntaxKind::VIRTUAL_KW {
-                        self.report_range(
+                for tok in tokens_of(node) {
+                    match tok.kind() {
+                        SyntaxKind::VIRTUAL_KW => self.report_range(
                             tok.text_range(),
                             "E1202",
                             "Metal does not support virtual functions".into(),
                             Some("use templates or function tables (`visible_function_table`)".into()),
-                        );
+                        ),
+                        SyntaxKind::REGISTER_KW | SyntaxKind::THREAD_LOCAL_KW => self.report_range(
+                            tok.text_range(),
+                            "E1211",
+                            format!("Metal does not support the `{}` storage class", tok.text()),
+                            Some(
+                                "remove it: variables of a function already live in the `thread` address space".into(),
+                            ),
+                        ),
+                        _ => {}
                     }
                 }
             }
             SyntaxKind::BUILTIN_TYPE => {
-                if let Some(tok) = node
-                    .children_with_tokens()
-                    .filter_map(|e| e.into_token())
-                    .find(|t| t.kind() == SyntaxKind::DOUBLE_KW)
-                {
+                if let Some(tok) = tokens_of(node).find(|t| t.kind() == SyntaxKind::DOUBLE_KW) {
                     self.report_range(
                         tok.text_range(),
                         "E1207",
                         "Metal does not support `double`".into(),
                         Some("use `float`".into()),
                     );
+                } else if tokens_of(node).filter(|t| t.kind() == SyntaxKind::LONG_KW).count() > 1 {
+                    self.report(
+                        node,
+                        "E1207",
+                        "Metal does not support `long long`".into(),
+                        Some("use `long` (64 bits in Metal) or `int64_t`".into()),
+                    );
                 }
             }
             _ => {}
         }
+    }
+
+    /// W1212: a C++17 feature in a file checked as a Metal version before 4.0, whose
+    /// language is C++14: Apple's compiler accepts it as an extension, with a warning.
+    fn cxx17_feature(&mut self, node: &SyntaxNode) {
+        let kind = node.kind();
+        let has_token = |k: SyntaxKind| tokens_of(node).any(|t| t.kind() == k);
+        let feature = match kind {
+            SyntaxKind::BINDING_LIST => "structured bindings",
+            SyntaxKind::IF_STMT if has_token(SyntaxKind::CONSTEXPR_KW) => "`if constexpr`",
+            SyntaxKind::CONDITION
+                if has_token(SyntaxKind::SEMI)
+                    && node
+                        .parent()
+                        .is_some_and(|p| matches!(p.kind(), SyntaxKind::IF_STMT | SyntaxKind::SWITCH_STMT)) =>
+            {
+                "an init-statement in `if` or `switch`"
+            }
+            SyntaxKind::FOLD_EXPR => "fold expressions",
+            SyntaxKind::DEDUCTION_GUIDE => "deduction guides",
+            SyntaxKind::NAMESPACE
+                if node
+                    .children()
+                    .find(|c| c.kind() == SyntaxKind::NAME)
+                    .is_some_and(|n| tokens_of(&n).any(|t| t.kind() == SyntaxKind::COLON2)) =>
+            {
+                "nested namespace definitions"
+            }
+            SyntaxKind::VAR_DECL
+                if node
+                    .children()
+                    .find(|c| c.kind() == SyntaxKind::DECL_SPECIFIERS)
+                    .is_some_and(|d| tokens_of(&d).any(|t| t.kind() == SyntaxKind::INLINE_KW)) =>
+            {
+                "inline variables"
+            }
+            SyntaxKind::NON_TYPE_PARAM
+                if node
+                    .children()
+                    .find(|c| c.kind() == SyntaxKind::DECL_SPECIFIERS)
+                    .and_then(|d| d.children().find(|c| c.kind() == SyntaxKind::BUILTIN_TYPE))
+                    .is_some_and(|b| tokens_of(&b).any(|t| t.kind() == SyntaxKind::AUTO_KW)) =>
+            {
+                "`auto` template parameters"
+            }
+            SyntaxKind::STATIC_ASSERT if !has_token(SyntaxKind::COMMA) => "`static_assert` without a message",
+            SyntaxKind::USING_DECL if has_token(SyntaxKind::COMMA) => "using-declarations of several names",
+            SyntaxKind::TEMPLATE_TEMPLATE_PARAM if has_token(SyntaxKind::TYPENAME_KW) => {
+                "`typename` in a template template parameter"
+            }
+            SyntaxKind::ATTRIBUTE_LIST if has_token(SyntaxKind::USING_KW) => "`using` in an attribute list",
+            _ => return,
+        };
+        self.report_range(
+            node.text_range(),
+            "W1212",
+            format!(
+                "C++17 feature under Metal {}: {feature} (standard from Metal 4.0; before that, the compiler \
+                 accepts it as an extension)",
+                self.version
+            ),
+            Some("check the file as Metal 4.0 or later (`--std metal4.0`), or avoid the feature".into()),
+        );
     }
 
     // ---- availability -------------------------------------------------------------------
@@ -1840,6 +1980,11 @@ pub(crate) fn const_int(e: &ast::Expr) -> Option<u64> {
 
 /// How many times each name is declared in a function (parameters and locals).
 type NameCounts = FxHashMap<String, usize>;
+
+/// The tokens directly inside `node`.
+fn tokens_of(node: &SyntaxNode) -> impl Iterator<Item = msl_syntax::SyntaxToken> + use<> {
+    node.children_with_tokens().filter_map(|e| e.into_token())
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum SwizzleProblem {

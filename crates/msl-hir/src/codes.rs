@@ -170,8 +170,10 @@ pub static CODES: &[CodeInfo] = &[
         code: "E1207",
         name: "double-not-supported",
         severity: Severity::Error,
-        summary: "`double` is not a Metal type",
-        explanation: "Metal GPUs have no 64-bit floating point; `float` is the widest floating type.",
+        summary: "`double`, `long double` or `long long`: types Metal does not have",
+        explanation: "Metal GPUs have no 64-bit floating point; `float` is the widest floating type. The \
+                      widest integers are `long` and `ulong`, which are 64 bits wide, so `long long` has \
+                      no place either.",
         bad: "double x = 1.0;",
         good: "float x = 1.0f;",
     },
@@ -192,6 +194,41 @@ pub static CODES: &[CodeInfo] = &[
         explanation: "Lambda expressions became part of Metal in version 3.2.",
         bad: "// --std metal3.1\nauto twice = [](float x) { return 2 * x; };",
         good: "// --std metal3.2\nauto twice = [](float x) { return 2 * x; };",
+    },
+    CodeInfo {
+        code: "E1210",
+        name: "noexcept-operator-not-supported",
+        severity: Severity::Error,
+        summary: "The `noexcept(expression)` operator is not part of Metal",
+        explanation: "Metal has no exceptions, and leaves out the operator that asks whether an expression \
+                      may throw. A `noexcept` specifier on a function is still accepted.",
+        bad: "constexpr bool safe = noexcept(f());",
+        good: "constexpr bool safe = true;",
+    },
+    CodeInfo {
+        code: "E1211",
+        name: "storage-class-not-supported",
+        severity: Severity::Error,
+        summary: "`register` or `thread_local`: storage classes Metal does not have",
+        explanation: "Metal removes both storage classes. Where a variable lives is said by its address \
+                      space (`thread`, `threadgroup`, `device`, `constant`) instead.",
+        bad: "thread_local int counter = 0;",
+        good: "int counter = 0;",
+    },
+    CodeInfo {
+        code: "W1212",
+        name: "cxx17-feature-before-metal-4",
+        severity: Severity::Warning,
+        summary: "A C++17 feature in a file checked as a Metal version before 4.0",
+        explanation: "Metal 4.0 is based on C++17; earlier versions are based on C++14. Apple's compiler \
+                      accepts structured bindings, `if constexpr`, init-statements in `if` and `switch`, \
+                      fold expressions, deduction guides, nested namespace definitions, inline variables, \
+                      `auto` template parameters, `static_assert` without a message, using-declarations \
+                      of several names and `[[using ns: ...]]` under the older versions too, but only as \
+                      extensions, with a warning. (The C++17 attributes such as `[[maybe_unused]]` are \
+                      accepted without one.)",
+        bad: "// --std metal3.2\nif constexpr (N > 4) { return 1; }",
+        good: "// --std metal4.0\nif constexpr (N > 4) { return 1; }",
     },
     CodeInfo {
         code: "W1301",

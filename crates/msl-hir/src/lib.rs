@@ -18,7 +18,7 @@ use msl_syntax::{Diagnostic, PpConfig, Severity, TextRange, TextSize};
 use rustc_hash::FxHashMap;
 use salsa::Setter;
 
-pub use checks::{Fix, HirDiagnostic, auto_types, check_function};
+pub use checks::{Fix, HirDiagnostic, auto_types, check_declarations, check_function};
 pub use codes::code_info;
 pub use db::{
     Db, DiskFiles, FileSet, FunctionId, FunctionSyntax, ParseCache, RootDatabase, SourceFile, Unit, function_green,
@@ -53,6 +53,15 @@ pub fn unit_diagnostics(db: &dyn Db, unit: Unit, syntax_only: bool) -> Vec<UnitD
         .collect();
     if syntax_only {
         return out;
+    }
+    for d in check_declarations(db, unit).iter() {
+        let (file, range) = parse.map_range(d.range);
+        let fixes = d.fixes.iter().filter_map(|f| map_fix(parse, f, 0.into())).collect();
+        out.push(UnitDiagnostic {
+            diagnostic: Diagnostic { file, range, severity: d.severity, code: d.code, message: d.message.clone() },
+            hint: d.hint.clone(),
+            fixes,
+        });
     }
     let starts: Vec<msl_syntax::TextSize> = db::green_functions(parse.green()).into_iter().map(|(at, _)| at).collect();
     let list = functions(db, unit);

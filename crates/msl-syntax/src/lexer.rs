@@ -692,6 +692,8 @@ pub fn classify_number(text: &str) -> Result<SyntaxKind, (SyntaxKind, String)> {
         text.get(at..).unwrap_or(text)
     };
     let is_float = has_dot || has_exp;
+    // a user-defined literal's suffix: `12_km`, `1.5_deg` (C++11)
+    let user_defined = suffix.first() == Some(&b'_') && suffix.iter().all(|&c| c.is_ascii_alphanumeric() || c == b'_');
     if radix == 16 && has_dot && !has_exp {
         return Err((FLOAT_NUMBER, format!("hexadecimal floating literal `{text}` needs a `p` exponent")));
     }
@@ -704,6 +706,7 @@ pub fn classify_number(text: &str) -> Result<SyntaxKind, (SyntaxKind, String)> {
     if is_float {
         return match suffix {
             b"" | b"f" | b"h" | b"l" | b"bf" => Ok(FLOAT_NUMBER),
+            _ if user_defined => Ok(FLOAT_NUMBER),
             _ => Err((FLOAT_NUMBER, format!("invalid suffix `{}` on floating literal", written_suffix()))),
         };
     }
@@ -718,6 +721,7 @@ pub fn classify_number(text: &str) -> Result<SyntaxKind, (SyntaxKind, String)> {
         b"" | b"u" | b"l" | b"ul" | b"lu" | b"ll" | b"ull" | b"llu" | b"z" | b"uz" | b"zu" => Ok(INT_NUMBER),
         // `1f`, `2h` are accepted by the Metal compiler as floating literals
         b"f" | b"h" | b"bf" if radix == 10 => Ok(FLOAT_NUMBER),
+        _ if user_defined => Ok(INT_NUMBER),
         _ => Err((INT_NUMBER, format!("invalid suffix `{}` on integer literal", written_suffix()))),
     }
 }
@@ -786,6 +790,15 @@ mod tests {
             assert_eq!(classify_number(t), Ok(k), "{t}");
         }
         assert_eq!(classify_number("1x'y"), Err((INT_NUMBER, "invalid suffix `x'y` on integer literal".to_string())));
+        // user-defined literals
+        assert_eq!(classify_number("12_km"), Ok(INT_NUMBER));
+        assert_eq!(classify_number("1'000_n"), Ok(INT_NUMBER));
+        assert_eq!(classify_number("0x1F_ab"), Ok(INT_NUMBER));
+        assert_eq!(classify_number("1.5_deg"), Ok(FLOAT_NUMBER));
+        assert_eq!(classify_number("2e3_x9"), Ok(FLOAT_NUMBER));
+        assert!(
+            classify_number("12_").is_ok() && classify_number("12_k-m").is_err() && classify_number("12k").is_err()
+        );
         for t in ["08", "1.0q", "0x1.8", "1e", "12abc", "0x"] {
             assert!(classify_number(t).is_err(), "{t}");
         }

@@ -374,7 +374,8 @@ fn at_class_definition(p: &Parser<'_>) -> bool {
     }
     let is_enum = kinds[i] == ENUM_KW;
     i += 1;
-    if is_enum && matches!(kinds.get(i), Some(CLASS_KW | STRUCT_KW)) {
+    let scoped = is_enum && matches!(kinds.get(i), Some(CLASS_KW | STRUCT_KW));
+    if scoped {
         i += 1;
     }
     // attributes
@@ -398,7 +399,9 @@ fn at_class_definition(p: &Parser<'_>) -> bool {
     if p.word_at(i) == Word::Final {
         i += 1;
     }
-    matches!(kinds.get(i), Some(L_CURLY | COLON))
+    // `enum class E;` declares the enum itself (an opaque declaration), as `enum E : int;` does
+    let opaque_scoped = is_enum && scoped && kinds.get(i) == Some(&SEMI);
+    matches!(kinds.get(i), Some(L_CURLY | COLON)) || opaque_scoped
 }
 
 /// Parses `struct/class/union [attrs] [name] [final] [: bases] [{ members }]` without an
@@ -604,7 +607,12 @@ fn simple_declaration<'a>(p: &mut Parser<'a>, ctx: DeclCtx) -> Option<(&'a str, 
     if p.at(SEMI) {
         // `struct S;`, `enum E : int;`, `friend class X;`, `int;`
         p.bump(SEMI);
-        m.complete(p, VAR_DECL);
+        let done = m.complete(p, VAR_DECL);
+        if spec.friend {
+            // a friend declaration names a class elsewhere: it declares nothing here
+            done.precede(p).complete(p, FRIEND_DECL);
+            return None;
+        }
         return p.last_class_name.take().map(|n| (n, Sym::Type));
     }
     // first declarator
@@ -615,7 +623,10 @@ fn simple_declaration<'a>(p: &mut Parser<'a>, ctx: DeclCtx) -> Option<(&'a str, 
         id.abandon(p);
         function_rest(p);
         p.scopes.pop();
-        m.complete(p, FUNCTION);
+        let done = m.complete(p, FUNCTION);
+        if spec.friend {
+            done.precede(p).complete(p, FRIEND_DECL);
+        }
         return declare_name(p, d, spec.typedef);
     }
     p.scopes.pop();
@@ -636,7 +647,10 @@ fn simple_declaration<'a>(p: &mut Parser<'a>, ctx: DeclCtx) -> Option<(&'a str, 
     } else {
         VAR_DECL
     };
-    m.complete(p, kind);
+    let done = m.complete(p, kind);
+    if spec.friend {
+        done.precede(p).complete(p, FRIEND_DECL);
+    }
     declared
 }
 

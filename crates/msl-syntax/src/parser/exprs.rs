@@ -299,6 +299,9 @@ fn scan_type_in_parens_ext(p: &Parser<'_>, unknown_ok: bool) -> Option<usize> {
         } else if k.is_builtin_type_keyword() {
             saw_type = true;
             i += 1;
+        } else if k == DECLTYPE_KW && !saw_type {
+            i = super::skip_group(kinds, i + 1, L_PAREN, R_PAREN)?;
+            saw_type = true;
         } else if matches!(k, TYPENAME_KW | STRUCT_KW | CLASS_KW | ENUM_KW | UNION_KW) && !saw_type {
             i += 1;
             let scan = names::scan_path(p, i, AngleCtx::Type)?;
@@ -464,7 +467,13 @@ fn member_name(p: &mut Parser<'_>) {
             }
             d.complete(p, DESTRUCTOR_NAME);
         }
-        OPERATOR_KW => names::operator_name(p),
+        OPERATOR_KW => {
+            names::operator_name(p);
+            // `a.operator()<float>(x)`: explicit arguments of a member operator template
+            if p.at(L_ANGLE) && names::starts_template_args(p, None, AngleCtx::Member, after_template) {
+                names::template_arg_list(p);
+            }
+        }
         _ if names::at_path_start(p) => {
             names::path_node(p, AngleCtx::Member);
         }
@@ -552,6 +561,7 @@ pub(crate) fn init_list(p: &mut Parser<'_>) -> CompletedMarker {
         if p.at(SEMI) {
             break;
         }
+        let element = p.start();
         let ok = if (p.at(DOT) && p.nth_at(1, IDENT)) || (p.at(L_BRACK) && !p.at_attr_start()) {
             let d = p.start();
             if p.eat(DOT) {
@@ -580,7 +590,13 @@ pub(crate) fn init_list(p: &mut Parser<'_>) -> CompletedMarker {
         } else {
             expr_no_comma(p).is_some()
         };
-        p.eat(DOT3);
+        // `{args...}`: a pack expansion, as in argument lists
+        if p.at(DOT3) {
+            p.bump(DOT3);
+            element.complete(p, PACK_EXPANSION);
+        } else {
+            element.abandon(p);
+        }
         if !ok {
             p.error_expected("an initializer");
             skip_to_list_end(p, R_CURLY);
@@ -685,8 +701,11 @@ fn primary(p: &mut Parser<'_>) -> Option<CompletedMarker> {
             let m = p.start();
             let info = names::path(p, AngleCtx::Expr);
             let is_type = matches!(info.sym, Some(Sym::Type)) || (info.sym == Some(Sym::Template) && info.template_id);
-            let braced =
-                p.at(L_CURLY) && (is_type || (info.sym.is_none() && (info.template_id || brace_construct_ok(p))));
+            // a class template without arguments: its injected name inside its own body, or
+            // class template argument deduction (`Pair{1, 2}`)
+            let deduced = info.sym == Some(Sym::Template) && !info.template_id;
+            let braced = p.at(L_CURLY)
+                && (is_type || ((deduced || info.sym.is_none()) && (info.template_id || brace_construct_ok(p))));
             if braced {
                 let c = m.complete(p, PATH_TYPE);
                 let t = c.precede(p);

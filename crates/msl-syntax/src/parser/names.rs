@@ -237,7 +237,14 @@ pub(crate) fn scan_template_args(p: &Parser<'_>, start: usize) -> Option<usize> 
             _ if nest > 0 => {}
             L_ANGLE => angle += 1,
             R_ANGLE => angle -= 1,
-            SHR => angle -= 2,
+            SHR => {
+                angle -= 2;
+                // `W<int>>` inside another list: the second `>` of the token is the outer
+                // list's, and is what follows this one (the parse splits the token)
+                if angle < 0 {
+                    return Some(i);
+                }
+            }
             GTEQ | SHREQ => return if angle <= 2 { Some(i + 1) } else { None },
             AMP2 | PIPE2 | EQ | PLUSEQ | MINUSEQ | STAREQ | SLASHEQ | PERCENTEQ | AMPEQ | PIPEEQ | CARETEQ | SHLEQ => {
                 return None;
@@ -317,9 +324,9 @@ pub(crate) fn looks_like_type_arg(p: &mut Parser<'_>) -> bool {
         return true;
     }
     if k.is_builtin_type_keyword() {
-        // `float(x)` is a construction, `float(float)` a function type
-        return p.nth(2) == R_PAREN && p.nth(1) == L_PAREN
-            || (p.nth(1) == L_PAREN && (p.nth(2).is_builtin_type_keyword() || p.nth(2) == R_PAREN));
+        // `float(x)` is a construction, `float(float)` a function type, `float (*)(float)`
+        // a pointer to one
+        return p.nth(1) == L_PAREN && parens_hold_params(p, p.pos() + 1);
     }
     if matches!(k, CONST_KW | VOLATILE_KW | TYPENAME_KW | STRUCT_KW | CLASS_KW | ENUM_KW | UNION_KW | DECLTYPE_KW)
         || k.is_address_space()
@@ -363,6 +370,10 @@ fn parens_hold_params(p: &Parser<'_>, open: usize) -> bool {
     let kinds = &p.kinds;
     let k = kinds.get(open + 1).copied().unwrap_or(EOF);
     let k2 = kinds.get(open + 2).copied().unwrap_or(EOF);
+    // `(*)(float)`, `(&)[4]`, `(S::*)`: the parentheses of an abstract declarator
+    if (matches!(k, STAR | AMP | AMP2 | CARET) && k2 == R_PAREN) || types::at_member_pointer(p, open + 1) {
+        return true;
+    }
     if matches!(k, R_PAREN | DOT3 | CONST_KW | VOLATILE_KW | TYPENAME_KW | STRUCT_KW | CLASS_KW | ENUM_KW | UNION_KW)
         || k.is_address_space()
     {

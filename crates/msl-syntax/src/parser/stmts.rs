@@ -402,8 +402,15 @@ pub(crate) fn looks_like_declaration(p: &Parser<'_>, start: usize) -> bool {
     let k = kinds.get(i).copied().unwrap_or(EOF);
     let k1 = kinds.get(i + 1).copied().unwrap_or(EOF);
     if k.is_builtin_type_keyword() {
-        // `float(x) ...` / `int{3}` start an expression; `float (*fp)(int)` a declaration
-        return !(matches!(k1, L_PAREN | L_CURLY) && kinds.get(i + 2) != Some(&STAR));
+        // `float(x) ...` / `int{3}` start an expression; `float (*fp)(int)`, `float (&r)[4]`
+        // and `float (S::*pm)` a declaration
+        return match k1 {
+            L_CURLY => false,
+            L_PAREN => {
+                matches!(kinds.get(i + 2), Some(STAR | AMP | AMP2 | CARET)) || super::types::at_member_pointer(p, i + 2)
+            }
+            _ => true,
+        };
     }
     if is_decl_only_keyword(k) || k.is_address_space() {
         return true;

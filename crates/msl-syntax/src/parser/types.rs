@@ -257,7 +257,9 @@ pub(crate) fn declarator<'a>(p: &mut Parser<'a>, ctx: DeclCtx, abstract_ok: bool
         COLON2 if matches!(p.nth(1), IDENT | OPERATOR_KW | TILDE | TEMPLATE_KW) => declarator_name(p, &mut info),
         // `Class::*` pointer to member is handled by ptr_operators
         _ => {
-            if !abstract_ok {
+            // `unsigned : 4;` is an unnamed bit-field
+            let unnamed_bit_field = ctx == DeclCtx::Class && p.at(COLON);
+            if !abstract_ok && !unnamed_bit_field {
                 p.error_expected("a name");
             }
         }
@@ -347,6 +349,8 @@ fn is_nested_declarator(p: &mut Parser<'_>, abstract_ok: bool) -> bool {
             // `(*p)` or `(&r)`; but an abstract `(*)` too
             true
         }
+        // `(S::*pm)`: a pointer to member
+        IDENT | COLON2 if at_member_pointer(p, p.pos() + 1) => true,
         IDENT if !abstract_ok => {
             // `T (x)` declares x; `T (x, y)` is an initializer
             matches!(p.nth(2), R_PAREN | L_BRACK)
@@ -355,6 +359,16 @@ fn is_nested_declarator(p: &mut Parser<'_>, abstract_ok: bool) -> bool {
         COLON2 => false,
         _ => false,
     }
+}
+
+/// Whether `S::*` (a pointer-to-member operator, `S` a possibly qualified class name)
+/// starts at token `i`.
+pub(crate) fn at_member_pointer(p: &Parser<'_>, i: usize) -> bool {
+    if !matches!(p.kinds.get(i), Some(IDENT | COLON2)) {
+        return false;
+    }
+    names::scan_path(p, i, AngleCtx::Type)
+        .is_some_and(|scan| p.kinds.get(scan.end) == Some(&COLON2) && p.kinds.get(scan.end + 1) == Some(&STAR))
 }
 
 /// `*`, `&`, `&&`, `Class::*`, each with qualifiers: `* const device`.
@@ -413,7 +427,11 @@ fn looks_like_params(p: &mut Parser<'_>, ctx: DeclCtx) -> bool {
         return true;
     }
     if k.is_builtin_type_keyword() {
-        return !matches!(p.nth(2), L_PAREN | L_CURLY);
+        // `float(x)` constructs, but `float (*fn)(float)` and `float (S::*pm)` declare
+        if p.nth(2) == L_PAREN {
+            return matches!(p.nth(3), STAR | AMP | AMP2 | CARET) || at_member_pointer(p, p.pos() + 3);
+        }
+        return p.nth(2) != L_CURLY;
     }
     if matches!(
         k,
@@ -421,6 +439,11 @@ fn looks_like_params(p: &mut Parser<'_>, ctx: DeclCtx) -> bool {
     ) || k.is_address_space()
     {
         return true;
+    }
+    if k == DECLTYPE_KW {
+        // `f(decltype(x) y)` declares; `v(decltype(x)(3))` constructs
+        let Some(after) = super::skip_group(&p.kinds, p.pos() + 2, L_PAREN, R_PAREN) else { return false };
+        return !matches!(p.kinds.get(after), Some(L_PAREN | L_CURLY | DOT | ARROW));
     }
     if k == IDENT || k == COLON2 {
         let Some(scan) = names::scan_path(p, p.pos() + 1, AngleCtx::Type) else { return false };
@@ -560,8 +583,8 @@ pub(crate) fn type_id(p: &mut Parser<'_>) {
     if !spec.has_type && !spec.any {
         p.error_expected("a type");
     }
-    // an abstract declarator, if anything declarator-like follows
-    if matches!(p.current(), STAR | AMP | AMP2 | L_PAREN | CARET) || p.at(L_BRACK) {
+    // an abstract declarator, if anything declarator-like follows (`S::*` included)
+    if matches!(p.current(), STAR | AMP | AMP2 | L_PAREN | CARET) || p.at(L_BRACK) || at_member_pointer(p, p.pos()) {
         declarator(p, DeclCtx::TypeId, true);
     }
     m.complete(p, TYPE);
@@ -625,6 +648,12 @@ pub(crate) fn looks_like_type_id(p: &mut Parser<'_>) -> bool {
         || k.is_address_space()
     {
         return true;
+    }
+    if k == DECLTYPE_KW {
+        // `decltype(x)` alone or with pointers is a type; `decltype(x)(3)` or
+        // `decltype(x)::member` in an expression is not
+        let Some(after) = super::skip_group(&p.kinds, p.pos() + 1, L_PAREN, R_PAREN) else { return false };
+        return matches!(p.kinds.get(after), Some(R_PAREN | STAR | AMP | AMP2 | L_BRACK | COMMA | R_ANGLE));
     }
     if k == IDENT || (k == COLON2 && p.nth_at(1, IDENT)) {
         let Some(scan) = names::scan_path(p, p.pos(), AngleCtx::Type) else { return false };
