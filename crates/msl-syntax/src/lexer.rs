@@ -447,7 +447,9 @@ impl<'a> Lexer<'a> {
         self.pos += 1;
         let delim_start = self.pos;
         while self.pos < self.bytes.len() && self.bytes[self.pos] != b'(' && self.pos - delim_start <= 16 {
-            if matches!(self.bytes[self.pos], b' ' | b')' | b'\\' | b'\t' | b'\n' | b'"') {
+            // a delimiter is made of basic (ASCII) characters: stopping at any other byte
+            // also keeps the error's end on a character boundary
+            if matches!(self.bytes[self.pos], b' ' | b')' | b'\\' | b'\t' | b'\n' | b'"' | 0x80..) {
                 break;
             }
             self.pos += 1;
@@ -801,6 +803,24 @@ mod tests {
         );
         for t in ["08", "1.0q", "0x1.8", "1e", "12abc", "0x"] {
             assert!(classify_number(t).is_err(), "{t}");
+        }
+    }
+
+    #[test]
+    fn raw_string_delimiters_stop_at_other_characters() {
+        // a delimiter runs into non-ASCII text (found by fuzzing: the error's end fell
+        // inside a character, and lexing went on from there)
+        for text in [
+            "R\"deli\u{fffd}\u{fffd}\u{fffd}\u{fffd}\u{fffd}\u{fffd}(x)\" y",
+            "R\"é(x)é\"",
+            "R\"abcdefghijklmnopq\u{fffd}",
+        ] {
+            let (tokens, errors) = lex(text);
+            assert_eq!(tokens.iter().map(|t| t.len as usize).sum::<usize>(), text.len(), "{text:?}");
+            assert!(errors.iter().any(|e| e.message.contains("raw string")), "{text:?}: {errors:?}");
+            for e in &errors {
+                assert!(text.is_char_boundary(e.range.start().into()) && text.is_char_boundary(e.range.end().into()));
+            }
         }
     }
 

@@ -337,11 +337,12 @@ pub(crate) fn looks_like_type_arg(p: &mut Parser<'_>) -> bool {
         let Some(scan) = scan_path(p, p.pos(), AngleCtx::Type) else { return false };
         let next = p.kinds.get(scan.end).copied().unwrap_or(EOF);
         let next2 = p.kinds.get(scan.end + 1).copied().unwrap_or(EOF);
-        // what may follow a type inside template arguments
-        let type_follows = matches!(next, COMMA | R_ANGLE | SHR | GTEQ | DOT3)
-            || (matches!(next, STAR | AMP | AMP2)
-                && matches!(next2, COMMA | R_ANGLE | SHR | STAR | AMP | CONST_KW | R_PAREN))
+        // what may follow a type inside template arguments: pointer and reference
+        // operators that no operand follows, or the end of the argument
+        let pointer_type_follows = (matches!(next, STAR | AMP | AMP2)
+            && matches!(next2, COMMA | R_ANGLE | SHR | STAR | AMP | CONST_KW | R_PAREN))
             || (matches!(next, STAR | AMP | AMP2) && next2.is_address_space());
+        let type_follows = matches!(next, COMMA | R_ANGLE | SHR | GTEQ | DOT3) || pointer_type_follows;
         // unknown variable templates (`is_same_v<A, B>`) are values by convention
         if scan.sym.is_none() && p.scopes.text(scan.last).ends_with("_v") {
             return false;
@@ -358,6 +359,9 @@ pub(crate) fn looks_like_type_arg(p: &mut Parser<'_>) -> bool {
             }
             // `is_float<T>()`, `is_same_v<A, B>`: a function or variable template makes a value
             Some(Sym::Value | Sym::Namespace | Sym::ValueTemplate) => false,
+            // an unknown member of a class or enum (`T::value`, `Mode::fast`) is a value,
+            // as C++ reads a qualified name without `typename` in a template argument
+            None if scan.segments > 1 => pointer_type_follows,
             None => type_follows,
         };
     }

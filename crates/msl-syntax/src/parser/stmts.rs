@@ -165,11 +165,16 @@ fn statement_inner(p: &mut Parser<'_>) {
             m.complete(p, DEFAULT_LABEL);
         }
         IDENT if p.nth_at(1, COLON) => {
+            // `done: x = 0;`: the label and the statement it labels (none at the end of a
+            // block, which C++23 allows)
             let m = p.start();
             let n = p.start();
             p.bump(IDENT);
             n.complete(p, NAME);
             p.bump(COLON);
+            if !p.at(R_CURLY) && !p.at_eof() {
+                statement(p);
+            }
             m.complete(p, LABELED_STMT);
         }
         SEMI => {
