@@ -1715,6 +1715,18 @@ impl Checker<'_> {
                     );
                 }
             }
+            // `throw(T)`: a dynamic exception specification (`throw()` alone means `noexcept`)
+            SyntaxKind::NOEXCEPT_SPEC
+                if tokens_of(node).next().is_some_and(|t| t.kind() == SyntaxKind::THROW_KW)
+                    && tokens_of(node).filter(|t| !t.kind().is_trivia()).count() > 3 =>
+            {
+                self.report(
+                    node,
+                    "E1203",
+                    "Metal does not support exceptions: a function cannot list what it throws".into(),
+                    Some("remove the `throw(...)` specification, or write `noexcept`".into()),
+                )
+            }
             SyntaxKind::NOEXCEPT_EXPR => self.report(
                 node,
                 "E1210",
