@@ -279,6 +279,7 @@ impl Backend {
             let client = self.client.clone();
             let generations = self.diag_generation.clone();
             let log = self.log.clone();
+            let backend = self.clone();
             // The snapshot goes to a blocking thread right away. Kept in a task that has
             // not run yet, it could wait behind the next edit, which (on the same worker)
             // blocks until every snapshot is dropped.
@@ -294,9 +295,22 @@ impl Backend {
             });
             tokio::spawn(async move {
                 let result = computing.await;
+                let latest = |generations: &Mutex<FxHashMap<PathBuf, u64>>| {
+                    generations.lock().map(|g| g.get(&path).copied()).unwrap_or(None) == Some(generation)
+                };
                 let diags = match result {
                     Ok(Ok(d)) => d,
-                    Ok(Err(_cancelled)) => return,
+                    // Any change of the analysis' inputs cancels every computation under
+                    // way, also of other documents (opening six files at once cancels the
+                    // first five's). Unless a newer computation of this document has been
+                    // scheduled since, start again on the new state: a result dropped
+                    // here would never be published.
+                    Ok(Err(_cancelled)) => {
+                        if latest(&generations) {
+                            backend.schedule_diagnostics(vec![path]);
+                        }
+                        return;
+                    }
                     Err(join) => {
                         let message = panic_message(join);
                         log.line("ERROR", &format!("diagnostics of {} failed: {message}", path.display()));
@@ -309,8 +323,7 @@ impl Backend {
                         return;
                     }
                 };
-                let latest = generations.lock().map(|g| g.get(&path).copied()).unwrap_or(None);
-                if latest != Some(generation) {
+                if !latest(&generations) {
                     return;
                 }
                 client.publish_diagnostics(uri, diags, Some(version)).await;

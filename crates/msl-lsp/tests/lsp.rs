@@ -695,3 +695,66 @@ async fn rapid_edits_right_after_open_do_not_stall_the_server() {
     let d = s.client.diagnostics(&s.uri("kernel.metal"), Some(39)).await;
     assert!(d.is_some());
 }
+
+/// Waits (up to `timeout`) until `publishDiagnostics` has come for every one of `uris`
+/// (passing `pred`); returns the ones still missing.
+async fn wait_for_all(
+    s: &Session,
+    uris: &[String],
+    timeout: Duration,
+    pred: impl Fn(&Value) -> bool + Send + 'static,
+) -> Vec<String> {
+    let missing = std::sync::Arc::new(std::sync::Mutex::new(uris.to_vec()));
+    let m = missing.clone();
+    s.client
+        .wait_for(timeout, move |msg| {
+            if msg["method"] != "textDocument/publishDiagnostics" || !pred(&msg["params"]["diagnostics"]) {
+                return false;
+            }
+            let mut left = m.lock().unwrap();
+            left.retain(|u| msg["params"]["uri"] != u.as_str());
+            left.is_empty()
+        })
+        .await;
+    missing.lock().unwrap().clone()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_file_opened_in_a_burst_gets_its_diagnostics() {
+    let s = start("burst", json!({})).await;
+    // Units with one mistake each, opened back to back as an editor restoring its tabs
+    // does: each open cancels the checks still running. Rounds of several sizes, so that
+    // some open lands while another unit is being checked, however fast this machine is.
+    let mut all = Vec::new();
+    for (round, size) in [50, 200, 400, 800].into_iter().enumerate() {
+        let helpers: String = (0..size)
+            .map(|h| format!("inline float h{h}(float x) {{ float y = x * {h}.0f; return y + common_gain(x); }}\n"))
+            .collect();
+        let uris: Vec<String> = (0..6)
+            .map(|i| {
+                let name = format!("tab{round}_{i}.metal");
+                let text = format!(
+                    "#include \"common.h\"\n{helpers}kernel void k{i}(device float *out [[buffer(0)]], uint id [[thread_position_in_grid]]) {{\n    out[id] = common_gain(undeclared_{i});\n}}\n"
+                );
+                std::fs::write(s.path(&name), &text).unwrap();
+                s.client.open(&s.uri(&name), &text, 1);
+                s.uri(&name)
+            })
+            .collect();
+        let missing = wait_for_all(&s, &uris, Duration::from_secs(20), |d| codes(d) == ["E1401"]).await;
+        assert!(missing.is_empty(), "round {round}: no diagnostics for {missing:?}");
+        all.extend(uris);
+    }
+
+    // an edit of the header they share, open in the editor, re-checks every one of them
+    let header = s.text("common.h");
+    s.client.open(&s.uri("common.h"), &header, 1);
+    s.client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": s.uri("common.h"), "version": 2},
+               "contentChanges": [{"text": "#pragma once\ninline float other_gain(float x) { return x; }\n"}]}),
+    );
+    // `common_gain` is gone: every call of it is reported, not only the unit's own mistake
+    let missing = wait_for_all(&s, &all, Duration::from_secs(20), |d| codes(d).len() > 1).await;
+    assert!(missing.is_empty(), "not re-checked after the header's edit: {missing:?}");
+}
