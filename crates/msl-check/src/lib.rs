@@ -17,10 +17,11 @@ use msl_syntax::{LineIndex, Parse, Platform, PpConfig, Severity, config::parse_s
 use rustc_hash::FxHashSet;
 
 use config::{Config, ConfigFinder};
+use msl_ide::xcode::XcodeSettings;
 use output::Finding;
 use rules::{Level, RuleLevels, Suppressions};
 
-#[derive(Parser, Debug)]
+#[derive(Parser, Debug, Clone)]
 #[command(
     name = "msl-check",
     about = "Check Metal Shading Language files for errors",
@@ -95,7 +96,11 @@ pub struct Args {
     /// Print the version (with `--verbose`: also which Metal compiler would be used).
     #[arg(short = 'V', long)]
     pub version: bool,
-    /// More detail (with `--version`).
+    /// (Set by the run, not the command line) the folders the check runs in.
+    #[arg(skip)]
+    pub search_roots: Vec<PathBuf>,
+    /// More detail: notes on how files were set up (headers found in a folder above their
+    /// includer, N0034); with `--version`, which Metal compiler would be used.
     #[arg(short, long)]
     pub verbose: bool,
 }
@@ -187,10 +192,19 @@ fn overrides(args: &Args) -> Result<Overrides, String> {
     Ok(Overrides { std, platform, rules })
 }
 
-/// The configuration for one file: defaults, then its `msl.toml`, then the command line.
-fn settings_for(args: &Args, ov: &Overrides, cfg: Option<&Config>) -> (PpConfig, RuleLevels) {
+/// The configuration for one file: defaults, then its Xcode project's Metal settings,
+/// then its `msl.toml`, then the command line.
+fn settings_for(
+    args: &Args,
+    ov: &Overrides,
+    xcode: Option<&XcodeSettings>,
+    cfg: Option<&Config>,
+) -> (PpConfig, RuleLevels) {
     let mut pp = PpConfig::default();
     let mut rules = RuleLevels::default();
+    if let Some(x) = xcode {
+        x.apply_to(&mut pp);
+    }
     if let Some(c) = cfg {
         c.apply(&mut pp, &mut rules);
     }
@@ -207,6 +221,7 @@ fn settings_for(args: &Args, ov: &Overrides, cfg: Option<&Config>) -> (PpConfig,
     let mut dirs = args.include.clone();
     dirs.append(&mut pp.include_dirs);
     pp.include_dirs = dirs;
+    pp.search_roots = args.search_roots.clone();
     for d in &args.define {
         pp.define(d);
     }
@@ -356,6 +371,18 @@ fn check(args: &Args) -> Result<u8, String> {
         return Err("no files to check".into());
     }
     let cwd = std::env::current_dir().unwrap_or_default();
+    // where inferred includes are also looked for: the folder the check runs in and the
+    // folders named on the command line
+    let mut search_roots = vec![cwd.clone()];
+    for p in &args.paths {
+        if p.is_dir() {
+            let p = std::path::absolute(p).unwrap_or_else(|_| p.clone());
+            if !search_roots.contains(&p) {
+                search_roots.push(p);
+            }
+        }
+    }
+    let args = &Args { search_roots, ..args.clone() };
     let progress = Progress::start(inputs.len());
     // several files are checked side by side; a single file may use every core itself
     let parallel_functions = inputs.len() == 1;
@@ -524,15 +551,16 @@ fn check_one(
         Ok(c) => c,
         Err(msg) => return Outcome::Failed(msg),
     };
-    let (pp, rules) = settings_for(args, ov, cfg.as_ref());
     let abs = if path.is_absolute() { path.to_path_buf() } else { cwd.join(path) };
+    let xcode = abs.parent().and_then(|dir| finder.xcode(dir));
+    let (pp, rules) = settings_for(args, ov, xcode.as_deref(), cfg.as_ref());
     let mut analysis = Analysis::with_disk();
     analysis.db.set_parallel_checks(parallel_functions);
     let main = analysis.set_file_bytes(&abs, &bytes);
     let unit = analysis.unit(main, pp.clone());
     let diagnostics = analysis.diagnostics(unit, args.syntax_only);
     let parse = analysis.parse(unit);
-    let mut findings = findings_of(&parse, &diagnostics, &rules, cwd);
+    let mut findings = findings_of(&parse, &diagnostics, &rules, cwd, args.verbose);
     let mut problem = None;
     if let Some(c) = compiler {
         let text = match input {
@@ -593,8 +621,10 @@ fn emit_air(
         Some(p) => Some(Config::load(p)?),
         None => None,
     };
-    let cfg = config_for(args, explicit.as_ref(), &ConfigFinder::default(), &abs)?;
-    let (pp, _) = settings_for(args, ov, cfg.as_ref());
+    let finder = ConfigFinder::default();
+    let cfg = config_for(args, explicit.as_ref(), &finder, &abs)?;
+    let xcode = abs.parent().and_then(|dir| finder.xcode(dir));
+    let (pp, _) = settings_for(args, ov, xcode.as_deref(), cfg.as_ref());
     let job = msl_compiler::Job {
         main: &abs,
         main_text: text.as_deref(),
@@ -623,7 +653,13 @@ fn emit_air(
     Ok(0)
 }
 
-fn findings_of(parse: &Parse, diagnostics: &[UnitDiagnostic], rules: &RuleLevels, cwd: &Path) -> Vec<Finding> {
+fn findings_of(
+    parse: &Parse,
+    diagnostics: &[UnitDiagnostic],
+    rules: &RuleLevels,
+    cwd: &Path,
+    verbose: bool,
+) -> Vec<Finding> {
     let mut findings = Vec::new();
     let mut per_file: Vec<Option<(LineIndex, Suppressions)>> = Vec::new();
     per_file.resize_with(parse.files().len(), || None);
@@ -633,6 +669,10 @@ fn findings_of(parse: &Parse, diagnostics: &[UnitDiagnostic], rules: &RuleLevels
             continue;
         }
         let Some(severity) = rules.apply(d.code, d.severity) else { continue };
+        // notes on how the unit was set up only with `--verbose`
+        if severity == Severity::Note && !verbose {
+            continue;
+        }
         let (index, suppressions) = per_file[d.file as usize]
             .get_or_insert_with(|| (LineIndex::new(&file.text), Suppressions::scan(&file.text)));
         let start = index.line_col(d.range.start());

@@ -402,3 +402,85 @@ fn usage_errors_exit_two() {
     let version = run(&["--version"]);
     assert!(stdout(&version).starts_with("msl-check "));
 }
+
+#[test]
+fn includes_written_from_the_project_root_need_no_configuration() {
+    let dir = scratch(&[
+        (".git/HEAD", "ref: refs/heads/main\n"),
+        (
+            "lib/kernels/utils.h",
+            "#pragma once\n#define instantiate(name) template [[host_name(#name)]] [[kernel]] void k<float>(device float *a [[buffer(0)]]);\ninline float gain(float x) { return 2 * x; }\n",
+        ),
+        (
+            "lib/kernels/scale.metal",
+            "#include \"lib/kernels/utils.h\"\ntemplate <typename T> kernel void k(device T *a [[buffer(0)]]) { a[0] = gain(a[0]); }\ninstantiate(k_f32)\n",
+        ),
+    ]);
+    // checked from anywhere in the project, with no -I and no msl.toml
+    for at in [dir.clone(), dir.join("lib/kernels")] {
+        let out = run_in(&at, &["--no-config", "--color", "never", "."]);
+        assert_eq!(out.status.code(), Some(0), "{}{}", stdout(&out), stderr(&out));
+        // where the header was found is said only when asked
+        assert!(!stdout(&out).contains("N0034"));
+        let out = run_in(&at, &["--no-config", "--verbose", "--color", "never", "."]);
+        assert!(
+            stdout(&out).contains("note[N0034]") && stdout(&out).contains("a folder above this file"),
+            "{}",
+            stdout(&out)
+        );
+        assert_eq!(out.status.code(), Some(0));
+    }
+    // turned off in msl.toml: the header is missing, and that is the only error (its
+    // macro's invocation is not a cascade of syntax errors)
+    std::fs::write(dir.join("msl.toml"), "infer_includes = false\n").unwrap();
+    let out = run_in(&dir, &["--color", "never", "--format", "json", "."]);
+    assert_eq!(out.status.code(), Some(1));
+    let codes: Vec<String> = serde_json::from_str::<serde_json::Value>(&stdout(&out))
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(codes, ["E0033"], "{}", stdout(&out));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+const PBXPROJ: &str = r#"// !$*UTF8*$!
+{
+	objects = {
+		P1 = { isa = PBXProject; buildConfigurationList = L1; };
+		L1 = { isa = XCConfigurationList; buildConfigurations = ( C1, ); };
+		C1 = { isa = XCBuildConfiguration; name = Release; buildSettings = {
+			MTL_HEADER_SEARCH_PATHS = "$(SRCROOT)/Shared";
+			MTL_PREPROCESSOR_DEFINITIONS = ( "TILE=16", "$(inherited)", );
+			MTL_LANGUAGE_REVISION = Metal24;
+			SDKROOT = iphoneos;
+		}; };
+	};
+	rootObject = P1;
+}
+"#;
+
+#[test]
+fn xcode_projects_give_their_files_metal_settings() {
+    let shader = "#include \"types.h\"\n#if TILE != 16 || !defined(__METAL_IOS__) || __METAL_VERSION__ != 240\n#error the project's settings were not used\n#endif\nkernel void k(device Item *a [[buffer(0)]]) { a[0].v = TILE; }\n";
+    let dir = scratch(&[
+        ("App.xcodeproj/project.pbxproj", PBXPROJ),
+        ("Shared/types.h", "struct Item { float v; };\n"),
+        ("App/Shaders/k.metal", shader),
+    ]);
+    let out = run_in(&dir.join("App"), &["--no-config", "--color", "never", "Shaders/k.metal"]);
+    assert_eq!(out.status.code(), Some(0), "{}{}", stdout(&out), stderr(&out));
+    // msl.toml and the command line win over the project
+    let out = run_in(&dir, &["--color", "never", "-D", "TILE=8", "App/Shaders/k.metal"]);
+    assert!(stdout(&out).contains("the project's settings were not used"), "{}", stdout(&out));
+    std::fs::write(dir.join("msl.toml"), "std = \"metal3.0\"\n").unwrap();
+    let out = run_in(&dir, &["--color", "never", "App/Shaders/k.metal"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    // a project file that cannot be read is passed over
+    std::fs::write(dir.join("App.xcodeproj/project.pbxproj"), "{ objects = ( ").unwrap();
+    let out = run_in(&dir, &["--no-config", "--color", "never", "App/Shaders/k.metal"]);
+    assert!(stdout(&out).contains("E0033") && out.status.code() == Some(1), "{}", stdout(&out));
+    let _ = std::fs::remove_dir_all(&dir);
+}

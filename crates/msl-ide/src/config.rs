@@ -9,6 +9,7 @@ use rustc_hash::FxHashMap;
 use serde::Deserialize;
 
 use crate::rules::{Level, RuleLevels};
+use crate::xcode::XcodeSettings;
 
 pub const FILE_NAME: &str = "msl.toml";
 
@@ -30,6 +31,9 @@ pub struct ConfigFile {
     pub undefines: Vec<String>,
     /// Whether `__FAST_MATH__` is defined (default true, as with Apple's compiler).
     pub fast_math: Option<bool>,
+    /// Whether quoted includes found nowhere else are looked for in the folders above
+    /// their includer (default true; see N0034).
+    pub infer_includes: Option<bool>,
     /// Extra file extensions searched in directories, besides `metal`.
     #[serde(default)]
     pub extensions: Vec<String>,
@@ -105,6 +109,9 @@ impl Config {
         if let Some(f) = self.file.fast_math {
             pp.fast_math = f;
         }
+        if let Some(i) = self.file.infer_includes {
+            pp.infer_includes = i;
+        }
         for (code, level) in &self.file.rules {
             if let Some(l) = Level::parse(level) {
                 rules.set(code, l);
@@ -113,13 +120,32 @@ impl Config {
     }
 }
 
-/// Finds and caches the `msl.toml` that governs each directory.
+/// Finds and caches the `msl.toml` that governs each directory, and the Xcode project
+/// whose settings apply there.
 #[derive(Default)]
 pub struct ConfigFinder {
     cache: Mutex<FxHashMap<PathBuf, Option<Config>>>,
+    xcode: Mutex<FxHashMap<PathBuf, Option<std::sync::Arc<XcodeSettings>>>>,
 }
 
 impl ConfigFinder {
+    /// The Metal settings of the Xcode project that holds `dir` (the nearest `.xcodeproj`
+    /// at or above it), if there is one and it can be read; a project file that cannot be
+    /// read gives none.
+    pub fn xcode(&self, dir: &Path) -> Option<std::sync::Arc<XcodeSettings>> {
+        let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+        if let Ok(cache) = self.xcode.lock()
+            && let Some(found) = cache.get(&dir)
+        {
+            return found.clone();
+        }
+        let found = crate::xcode::project_for(&dir).and_then(|p| XcodeSettings::load(&p).ok()).map(std::sync::Arc::new);
+        if let Ok(mut cache) = self.xcode.lock() {
+            cache.insert(dir, found.clone());
+        }
+        found
+    }
+
     /// The nearest `msl.toml` in `dir` or its ancestors.
     pub fn find(&self, dir: &Path) -> Result<Option<Config>, String> {
         let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());

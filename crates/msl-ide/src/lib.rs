@@ -11,6 +11,7 @@
 
 pub mod config;
 pub mod rules;
+pub mod xcode;
 
 mod actions;
 mod builtins;

@@ -340,6 +340,8 @@ pub(crate) fn diagnostics(ds: &[FileDiagnostic], view: &DocView) -> Vec<Diagnost
                 severity: Some(match d.severity {
                     Some(Severity::Error) => DiagnosticSeverity::ERROR,
                     Some(Severity::Warning) => DiagnosticSeverity::WARNING,
+                    // notes on how the unit was set up (`N0034`: a header found above) are hints
+                    Some(Severity::Note) if d.code.starts_with('N') => DiagnosticSeverity::HINT,
                     Some(Severity::Note) => DiagnosticSeverity::INFORMATION,
                     None => DiagnosticSeverity::HINT,
                 }),

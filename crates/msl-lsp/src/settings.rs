@@ -149,6 +149,10 @@ impl ClientSettings {
     pub fn for_file(&self, path: &Path, roots: &[PathBuf], finder: &ConfigFinder) -> (FileSettings, Option<String>) {
         let mut config = PpConfig::default();
         let mut rules = RuleLevels::default();
+        // the Xcode project's Metal settings come first; the editor's and msl.toml's win
+        if let Some(x) = path.parent().and_then(|dir| finder.xcode(dir)) {
+            x.apply_to(&mut config);
+        }
         if let Some((v, p)) = self.std {
             config.version = v;
             if let Some(p) = p {
@@ -171,6 +175,8 @@ impl ClientSettings {
         for d in &self.defines {
             config.define(d);
         }
+        // quoted includes found nowhere else are also looked for in the workspace folders
+        config.search_roots = roots.to_vec();
         for (code, level) in &self.rules {
             rules.set(code, *level);
         }

@@ -227,10 +227,28 @@ pub static CODES: &[CodeInfo] = &[
         severity: Severity::Error,
         summary: "A quoted `#include` names a file that does not exist",
         explanation: "Quoted headers are searched next to the including file, then in the `-I` directories \
-                      (and the `include` list of `msl.toml`). Everything the header would have declared is \
-                      unknown to analysis, so later errors may follow from this one.",
+                      (and the `include` list of `msl.toml`), then in the folders above the including file \
+                      up to the project's root and in the folder being checked (see N0034). Everything \
+                      the header would have declared is unknown to analysis: names it would have declared \
+                      are not reported, and a lone unknown macro invocation is taken as one of its macros.",
         bad: "#include \"shader_types.h\"   // lives in ../common/",
         good: "// msl-check -I ../common file.metal",
+    },
+    CodeInfo {
+        code: "N0034",
+        name: "header-found-above",
+        severity: Severity::Note,
+        summary: "A quoted `#include` was found in a folder above the including file",
+        explanation: "Projects often write includes relative to their root (`#include \"lib/kernels/utils.h\"`) \
+                      and pass that root to the compiler with `-I`. When a quoted header is not found next to \
+                      its includer or in the include directories, it is looked for in each folder above \
+                      the includer, up to the project's root (a folder holding `.git`, `msl.toml`, \
+                      `Package.swift`, an Xcode project or the top `CMakeLists.txt`), and in the folder being \
+                      checked (the editor's workspace folders). A single match is used, and this note says \
+                      where it was found; several matches are an error that lists them. Set \
+                      `infer_includes = false` in `msl.toml` to turn the search off.",
+        bad: "#include \"lib/kernels/utils.h\"   // found two folders up, with no -I",
+        good: "# msl.toml at the project's root\ninclude = [\".\"]",
     },
     CodeInfo {
         code: "E0100",

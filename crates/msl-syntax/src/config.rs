@@ -122,6 +122,13 @@ pub struct PpConfig {
     pub include_dirs: Vec<PathBuf>,
     /// Whether `__FAST_MATH__` is defined (Metal compiles with fast math by default).
     pub fast_math: bool,
+    /// Whether a quoted include found neither next to its includer nor in `include_dirs`
+    /// is looked for in the folders above the includer (up to the project's root) and in
+    /// `search_roots`; a single match is used, with a note that says where it was found.
+    pub infer_includes: bool,
+    /// Folders where inferred includes are also looked for: the editor's workspace
+    /// folders, or the folder `msl-check` runs in.
+    pub search_roots: Vec<PathBuf>,
 }
 
 impl Default for PpConfig {
@@ -133,6 +140,8 @@ impl Default for PpConfig {
             undefines: Vec::new(),
             include_dirs: Vec::new(),
             fast_math: true,
+            infer_includes: true,
+            search_roots: Vec::new(),
         }
     }
 }

@@ -188,6 +188,10 @@ pub enum SyntaxKind {
     /// `Pair(T, T) -> Pair<T>;`: how a class template's arguments follow from a
     /// constructor call.
     DEDUCTION_GUIDE,
+    /// A name that is neither declared nor a macro, used as a macro would be: alone or
+    /// called, in place of a declaration, a statement or a specifier (a macro from a header
+    /// the unit could not find).
+    UNKNOWN_MACRO_CALL,
     EXPLICIT_INSTANTIATION,
     LINKAGE_SPEC,
     EMPTY_DECL,

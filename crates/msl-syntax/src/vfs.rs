@@ -44,6 +44,28 @@ pub trait FileResolver {
     /// Offers what the lexer made of `text`, the text of `file`, to later parses (see
     /// [`FileResolver::lexed`]). The preprocessor offers the headers it lexes.
     fn keep_lexed(&self, _file: FileId, _text: &Arc<str>, _lexed: &Lexed) {}
+    /// Whether `dir` is the root of a project (see [`is_project_root_on_disk`]): where the
+    /// search for a quoted include in the folders above its includer stops. Resolvers
+    /// without a disk have none.
+    fn is_project_root(&self, _dir: &Path) -> bool {
+        false
+    }
+}
+
+/// Whether the folder `dir` on disk is the root of a project: it holds `.git`, `msl.toml`,
+/// `Package.swift` or an Xcode project or workspace, or it is the top of a CMake tree (it
+/// holds a `CMakeLists.txt` and its parent folder none).
+pub fn is_project_root_on_disk(dir: &Path) -> bool {
+    let has = |name: &str| dir.join(name).exists();
+    if has(".git") || has("msl.toml") || has("Package.swift") {
+        return true;
+    }
+    let xcode = std::fs::read_dir(dir).into_iter().flatten().flatten().any(|e| {
+        let name = e.file_name();
+        let name = name.to_string_lossy();
+        name.ends_with(".xcodeproj") || name.ends_with(".xcworkspace")
+    });
+    xcode || (has("CMakeLists.txt") && !dir.parent().is_some_and(|p| p.join("CMakeLists.txt").exists()))
 }
 
 struct Entry {
@@ -151,6 +173,10 @@ impl FileResolver for Vfs {
 
     fn load_issues(&self, file: FileId) -> Vec<LoadIssue> {
         self.inner.borrow().entries.get(file.0 as usize).map(|e| e.issues.clone()).unwrap_or_default()
+    }
+
+    fn is_project_root(&self, dir: &Path) -> bool {
+        self.use_disk && is_project_root_on_disk(dir)
     }
 
     fn lexed(&self, file: FileId, text: &Arc<str>) -> Option<Lexed> {

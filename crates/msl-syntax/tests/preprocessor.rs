@@ -343,3 +343,72 @@ fn every_token_knows_its_origin() {
     assert_eq!(parse.preprocessed().calls.len(), 1);
     assert_eq!(&*parse.preprocessed().macros[parse.preprocessed().calls[0].def as usize].name, "ADD");
 }
+
+/// The codes and messages of a parse's diagnostics.
+fn diagnostics_of(parse: &Parse) -> Vec<(&'static str, String)> {
+    parse.diagnostics().iter().map(|d| (d.code, d.message.clone())).collect()
+}
+
+#[test]
+fn quoted_includes_are_found_in_the_folders_above() {
+    let vfs = Vfs::new();
+    // written relative to the project's root, which the build passes with -I
+    vfs.add_file("/p/lib/kernels/utils.h", "int utils;\n");
+    let main = vfs.add_file("/p/lib/kernels/k.metal", "#include \"lib/kernels/utils.h\"\nint k;\n");
+    let parse = parse_file(main, &vfs, &PpConfig::default());
+    assert_eq!(tokens(&parse), "int utils ; int k ;");
+    let d = diagnostics_of(&parse);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0].0, "N0034");
+    assert!(d[0].1.contains("`/p`"), "{d:?}");
+    assert_eq!(parse.errors().count(), 0);
+
+    // found in two folders above: neither is taken, and both are named
+    vfs.add_file("/q/a/x.h", "int one;\n");
+    vfs.add_file("/q/a/b/a/x.h", "int two;\n");
+    let main = vfs.add_file("/q/a/b/c/main.metal", "#include \"a/x.h\"\nint m;\n");
+    let parse = parse_file(main, &vfs, &PpConfig::default());
+    assert_eq!(tokens(&parse), "int m ;");
+    let d = diagnostics_of(&parse);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0].0, "E0033");
+    assert!(d[0].1.contains("`/q/a/b`") && d[0].1.contains("`/q`"), "{d:?}");
+
+    // turned off, the first case is a missing header again
+    let off = PpConfig { infer_includes: false, ..PpConfig::default() };
+    let main = vfs.add_file("/p/lib/kernels/k2.metal", "#include \"lib/kernels/utils.h\"\n");
+    assert_eq!(diagnostics_of(&parse_file(main, &vfs, &off))[0].0, "E0033");
+
+    // the search roots (workspace folders, the folder checked) are looked in too
+    vfs.add_file("/r/inc/h.h", "int h;\n");
+    let main = vfs.add_file("/s/main.metal", "#include \"inc/h.h\"\n");
+    let roots = PpConfig { search_roots: vec!["/r".into()], ..PpConfig::default() };
+    let parse = parse_file(main, &vfs, &roots);
+    assert_eq!(tokens(&parse), "int h ;");
+    assert_eq!(parse.errors().count(), 0);
+    // angle-bracket includes are never inferred
+    let main = vfs.add_file("/p/lib/kernels/k3.metal", "#include <lib/kernels/utils.h>\n");
+    assert_eq!(diagnostics_of(&parse_file(main, &vfs, &PpConfig::default()))[0].0, "W0030");
+}
+
+#[test]
+fn the_search_above_stops_at_the_project_root() {
+    let dir = std::env::temp_dir().join(format!("msl-infer-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for d in ["proj/.git", "proj/src/shaders", "common"] {
+        std::fs::create_dir_all(dir.join(d)).unwrap();
+    }
+    // outside the project (above its root): not looked at
+    std::fs::write(dir.join("common/outside.h"), "int outside;\n").unwrap();
+    std::fs::create_dir_all(dir.join("proj/common")).unwrap();
+    std::fs::write(dir.join("proj/common/inside.h"), "int inside;\n").unwrap();
+    let main = dir.join("proj/src/shaders/k.metal");
+    std::fs::write(&main, "#include \"common/inside.h\"\n#include \"common/outside.h\"\n").unwrap();
+    let vfs = Vfs::with_disk();
+    let id = vfs.load(&main).unwrap();
+    let parse = parse_file(id, &vfs, &PpConfig::default());
+    assert_eq!(tokens(&parse), "int inside ;");
+    let codes: Vec<_> = diagnostics_of(&parse).into_iter().map(|(c, _)| c).collect();
+    assert_eq!(codes, ["N0034", "E0033"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

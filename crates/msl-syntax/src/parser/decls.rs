@@ -94,8 +94,53 @@ fn declaration_inner<'a>(p: &mut Parser<'a>, ctx: DeclCtx) -> Option<(&'a str, S
             p.bump(EXPORT_KW);
             declaration(p, ctx)
         }
+        IDENT if matches!(ctx, DeclCtx::Namespace | DeclCtx::Class) && at_unknown_invocation(p) => {
+            unknown_invocation(p);
+            None
+        }
         _ => simple_declaration(p, ctx),
     }
+}
+
+/// At `name(...)` standing alone where a declaration goes, `name` being neither declared
+/// nor a macro: no C++ declaration has that form, but the invocation of a macro from a
+/// missing header does (`instantiate_kernel("k", k, float)`). It must end at a `;`, a line
+/// break, a `}` or the end of the input, or be followed by another such invocation (a
+/// macro that expands to several on one line).
+pub(crate) fn at_unknown_invocation(p: &Parser<'_>) -> bool {
+    let kinds = &p.kinds;
+    let mut at = p.pos();
+    // each step moves past a group, so this ends
+    loop {
+        if kinds.get(at) != Some(&IDENT) || kinds.get(at + 1) != Some(&L_PAREN) || p.word_at(at) != Word::Plain {
+            return false;
+        }
+        if p.scopes.lookup(p.name_at(at)).is_some() {
+            return false;
+        }
+        let Some(end) = super::skip_group(kinds, at + 1, L_PAREN, R_PAREN) else { return false };
+        match kinds.get(end) {
+            None | Some(SEMI | R_CURLY) => return true,
+            Some(_) if p.starts_line(end) => return true,
+            Some(IDENT) => at = end,
+            Some(_) => return false,
+        }
+    }
+}
+
+/// An UNKNOWN_MACRO_CALL in place of a declaration (see [`at_unknown_invocation`]). In a
+/// unit whose headers were all found, it is an error; otherwise the macro is most likely
+/// in the missing header, which is reported already.
+fn unknown_invocation(p: &mut Parser<'_>) {
+    if !p.incomplete {
+        let name = p.current_text();
+        p.error(format!("`{name}(...)` is not a declaration: no macro, type or function named `{name}` is known here"));
+    }
+    let m = p.start();
+    p.bump(IDENT);
+    p.skip_balanced();
+    p.eat(SEMI);
+    m.complete(p, UNKNOWN_MACRO_CALL);
 }
 
 /// `{ declarations }` for namespaces and linkage specifications.
@@ -702,7 +747,7 @@ fn declare_name<'a>(p: &mut Parser<'a>, d: DeclaratorInfo<'a>, typedef: bool) ->
         return None;
     }
     let name = d.name?;
-    if d.qualified || d.operator || (d.is_function && p.class_names.last() == Some(&name)) {
+    if d.qualified || d.operator || d.template_id || (d.is_function && p.class_names.last() == Some(&name)) {
         // out-of-class members, operators, and constructors do not declare a new name
         // (and a constructor template must not turn its class into a value template)
         return None;

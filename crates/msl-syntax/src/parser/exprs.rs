@@ -291,10 +291,14 @@ fn scan_type_in_parens_ext(p: &Parser<'_>, unknown_ok: bool) -> Option<usize> {
     let kinds = &p.kinds;
     let mut i = p.pos() + 1;
     let mut saw_type = false;
+    // an address space or a cv-qualifier makes a type of what follows, known or not:
+    // `(device const block_q4 *) p` is a cast
+    let mut qualified = false;
     // specifiers
     loop {
         let k = kinds.get(i).copied().unwrap_or(EOF);
         if matches!(k, CONST_KW | VOLATILE_KW) || k.is_address_space() {
+            qualified = true;
             i += 1;
         } else if k.is_builtin_type_keyword() {
             saw_type = true;
@@ -313,8 +317,8 @@ fn scan_type_in_parens_ext(p: &Parser<'_>, unknown_ok: bool) -> Option<usize> {
                 Some(Sym::Type) => {}
                 Some(Sym::Template) if scan.template_id => {}
                 // an unknown name: only a type if an operand follows `)` directly, since
-                // `(x) y` cannot be anything but a cast
-                None if unknown_ok => {}
+                // `(x) y` cannot be anything but a cast, or a qualifier came before it
+                None if unknown_ok || qualified => {}
                 _ => return None,
             }
             i = scan.end;

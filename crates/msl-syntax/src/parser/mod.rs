@@ -164,6 +164,10 @@ pub(crate) struct Parser<'a> {
     /// The names of the structured binding just parsed, to declare once its declarator's
     /// scope is closed.
     binding_names: Vec<&'a str>,
+    /// A header of the unit was not found or is not modelled: unknown names may be its
+    /// macros, and a lone unknown invocation is taken as one without an error (see
+    /// `decls::at_unknown_invocation`).
+    pub(crate) incomplete: bool,
     /// Where each function body starts, with what parsing it depends on besides the
     /// scopes (for reparsing a body alone).
     pub(crate) bodies: Vec<BodyStart>,
@@ -231,6 +235,12 @@ pub(crate) struct Chunk {
     pub(crate) split_off: u32,
 }
 
+/// Whether preprocessing `pp` met an include it could not find or a system header it
+/// does not model: the unit then lacks declarations and macros.
+pub(crate) fn unit_is_incomplete(pp: &Preprocessed) -> bool {
+    pp.diagnostics.iter().any(|d| matches!(d.code, "E0033" | "W0030"))
+}
+
 /// The parser's state at the `{` of a function body.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct BodyStart {
@@ -241,6 +251,8 @@ pub(crate) struct BodyStart {
     /// Inside another function's body (a local function definition, as error recovery
     /// may produce): its scopes are not kept, so it is never reparsed on its own.
     pub(crate) nested: bool,
+    /// The unit was incomplete (see [`Parser::incomplete`]).
+    pub(crate) incomplete: bool,
 }
 
 pub(crate) struct Marker {
@@ -327,6 +339,7 @@ impl<'a> Parser<'a> {
             pending_template: false,
             last_class_name: None,
             binding_names: Vec::new(),
+            incomplete: unit_is_incomplete(pp),
             bodies: Vec::new(),
             peeked_past_end: std::cell::Cell::new(false),
             was_stuck: false,
@@ -514,6 +527,14 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Whether token `i` is the first on its line.
+    pub(crate) fn starts_line(&self, i: usize) -> bool {
+        match self.pieces.get(i) {
+            Some(&piece) => line_start_before(self.pp, piece as usize, self.start_layout).0,
+            None => true,
+        }
+    }
+
     /// `[[` (two `[` tokens).
     pub(crate) fn at_attr_start(&mut self) -> bool {
         self.at(L_BRACK) && self.nth_at(1, L_BRACK)
@@ -541,7 +562,7 @@ impl<'a> Parser<'a> {
         let piece = self.pieces.get(self.pos).copied().unwrap_or(u32::MAX);
         let class_names = self.class_names.iter().map(|n| Box::<str>::from(*n)).collect();
         let nested = self.scopes.in_local_scope();
-        self.bodies.push(BodyStart { piece, depth: self.depth, class_names, nested });
+        self.bodies.push(BodyStart { piece, depth: self.depth, class_names, nested, incomplete: self.incomplete });
     }
 
     /// Consumes the current token as `kind`.
@@ -789,6 +810,11 @@ pub(crate) fn parse_body_events(
     p.scopes.at = p.pieces.first().copied().unwrap_or(u32::MAX);
     p.depth = start.depth;
     p.class_names = start.class_names.iter().map(|n| &**n).collect();
+    // a body that now includes a missing header would change how the whole unit parses
+    if p.incomplete && !start.incomplete {
+        return None;
+    }
+    p.incomplete = start.incomplete;
     stmts::compound_stmt(&mut p);
     let body_tokens = p.pieces.partition_point(|&piece| (piece as usize) < body_pieces);
     if p.stuck || p.pos != body_tokens || (p.peeked_past_end.get() && !tail_complete) || p.scopes.log.len() != replayed

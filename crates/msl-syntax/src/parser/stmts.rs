@@ -203,6 +203,16 @@ fn statement_inner(p: &mut Parser<'_>) {
             decls::declaration(p, DeclCtx::Block);
             m.complete(p, DECL_STMT);
         }
+        IDENT if p.incomplete && at_unknown_statement_macro(p) => {
+            // `UNROLL_LOOPS` or `UNROLL(4)` from a missing header, before a statement
+            let m = p.start();
+            p.bump(IDENT);
+            if p.at(L_PAREN) {
+                p.skip_balanced();
+            }
+            p.eat(SEMI);
+            m.complete(p, UNKNOWN_MACRO_CALL);
+        }
         _ => {
             if looks_like_declaration(p, p.pos()) {
                 let m = p.start();
@@ -227,6 +237,30 @@ fn statement_inner(p: &mut Parser<'_>) {
             }
         }
     }
+}
+
+/// In a unit with a missing header: an unknown name, alone or called, with no `;` after it
+/// and the next statement starting on the next line (`PRAGMA_UNROLL` then `for ...`).
+fn at_unknown_statement_macro(p: &Parser<'_>) -> bool {
+    let kinds = &p.kinds;
+    let at = p.pos();
+    if kinds.get(at) != Some(&IDENT) || p.word_at(at) != Word::Plain || p.scopes.lookup(p.name_at(at)).is_some() {
+        return false;
+    }
+    let end = if kinds.get(at + 1) == Some(&L_PAREN) {
+        let Some(end) = super::skip_group(kinds, at + 1, L_PAREN, R_PAREN) else { return false };
+        end
+    } else {
+        at + 1
+    };
+    let next = kinds.get(end).copied().unwrap_or(EOF);
+    // what can only start another statement (not continue this one's expression)
+    let starts_statement = matches!(
+        next,
+        FOR_KW | WHILE_KW | DO_KW | IF_KW | SWITCH_KW | RETURN_KW | BREAK_KW | CONTINUE_KW | L_CURLY | R_CURLY | IDENT
+    ) || next.is_builtin_type_keyword()
+        || super::types::is_plain_specifier(next);
+    starts_statement && p.starts_line(end)
 }
 
 fn expect_semi(p: &mut Parser<'_>) {

@@ -136,6 +136,14 @@ pub(crate) fn decl_specifiers(p: &mut Parser<'_>, ctx: DeclCtx) -> SpecInfo {
             if ctor_follows(p, ctx) {
                 break;
             }
+            if p.incomplete && at_unknown_specifier_macro(p) {
+                // `EXPORT_FN float f()`: a macro of a missing header in front of the type
+                let u = p.start();
+                p.bump(IDENT);
+                u.complete(p, UNKNOWN_MACRO_CALL);
+                info.any = true;
+                continue;
+            }
             let t = p.start();
             names::path(p, AngleCtx::Type);
             t.complete(p, PATH_TYPE);
@@ -151,6 +159,19 @@ pub(crate) fn decl_specifiers(p: &mut Parser<'_>, ctx: DeclCtx) -> SpecInfo {
         m.abandon(p);
     }
     info
+}
+
+/// An unknown name directly before a type keyword, a known type or another specifier:
+/// in a unit with a missing header, a macro of it that expands to specifiers or nothing.
+fn at_unknown_specifier_macro(p: &mut Parser<'_>) -> bool {
+    if !p.at(IDENT) || p.current_word() != Word::Plain || p.scopes.lookup(p.name_at(p.pos())).is_some() {
+        return false;
+    }
+    let next = p.nth(1);
+    if next.is_builtin_type_keyword() || is_plain_specifier(next) || next == STRUCT_KW {
+        return true;
+    }
+    next == IDENT && matches!(p.scopes.lookup(p.name_at(p.pos() + 1)), Some(Sym::Type | Sym::Template))
 }
 
 /// At a name that is a constructor or destructor declarator rather than a type:
@@ -216,6 +237,9 @@ pub(crate) struct DeclaratorInfo<'a> {
     pub is_function: bool,
     pub qualified: bool,
     pub operator: bool,
+    /// The name has template arguments (`f<float>`): a specialization or instantiation of
+    /// a template declared before, which declares no new name.
+    pub template_id: bool,
     /// A structured binding (`auto [a, b]`): its names wait in the parser's
     /// `binding_names` to be declared (see `decls::declare_name`).
     pub bindings: bool,
@@ -339,6 +363,7 @@ fn declarator_name<'a>(p: &mut Parser<'a>, info: &mut DeclaratorInfo<'a>) {
     info.name = Some(path.last);
     info.qualified = path.qualified;
     info.operator = path.operator;
+    info.template_id = path.template_id;
     n.complete(p, NAME);
 }
 

@@ -2430,7 +2430,28 @@ impl<'r> Pp<'r> {
             self.include_system(&name);
             return;
         }
-        let found = self.search(&name, angled, file);
+        let mut found = self.search(&name, angled, file);
+        let mut elsewhere = Vec::new();
+        if found.is_none() && !angled && self.config.infer_includes {
+            let candidates = self.search_above(&name, file);
+            match candidates.as_slice() {
+                [(id, dir)] => {
+                    found = Some(*id);
+                    self.diag(
+                        file,
+                        range,
+                        Severity::Note,
+                        "N0034",
+                        format!(
+                            "\"{name}\" was found in `{}`, a folder above this file; add it to the include \
+                             directories (`include` in msl.toml, or `-I`) to say so",
+                            dir.display()
+                        ),
+                    );
+                }
+                _ => elsewhere = candidates.into_iter().map(|(_, dir)| dir).collect(),
+            }
+        }
         match found {
             Some(id) => {
                 let idx = self.add_real_file(id);
@@ -2471,6 +2492,20 @@ impl<'r> Pp<'r> {
                     Severity::Warning,
                     "W0030",
                     format!("`<{name}>` is not part of the modelled Metal standard library and was not found in the include paths; declarations from it are unknown to analysis"),
+                );
+            }
+            None if !elsewhere.is_empty() => {
+                let dirs: Vec<String> = elsewhere.iter().map(|d| format!("`{}`", d.display())).collect();
+                self.diag(
+                    file,
+                    range,
+                    Severity::Error,
+                    "E0033",
+                    format!(
+                        "file not found: \"{name}\" is in several folders above this file ({}); add the one \
+                         meant to the include directories (`-I DIR`)",
+                        dirs.join(", ")
+                    ),
                 );
             }
             None => {
@@ -2556,6 +2591,46 @@ impl<'r> Pp<'r> {
             }
         }
         None
+    }
+
+    /// The files named `name` (a relative path) in the folders above the file numbered
+    /// `from`, from its parent's parent up to the project's root, and in the search roots,
+    /// each with the folder it is in; one entry per file.
+    fn search_above(&self, name: &str, from: u32) -> Vec<(FileId, PathBuf)> {
+        let mut out: Vec<(FileId, PathBuf)> = Vec::new();
+        let path = Path::new(name);
+        if path.is_absolute() {
+            return out;
+        }
+        let mut add = |resolver: &dyn FileResolver, dir: &Path| {
+            if let Some(id) = resolver.resolve(&dir.join(path))
+                && !out.iter().any(|(known, _)| *known == id)
+            {
+                out.push((id, dir.to_path_buf()));
+            }
+        };
+        let includer = &self.out.files[from as usize];
+        if !includer.is_virtual
+            && let Some(dir) = includer.path.parent()
+        {
+            // the includer's own folder was searched already; when it is the project's
+            // root, nothing above it is looked at
+            if !self.resolver.is_project_root(dir) {
+                for above in dir.ancestors().skip(1) {
+                    if above.as_os_str().is_empty() {
+                        break;
+                    }
+                    add(self.resolver, above);
+                    if self.resolver.is_project_root(above) {
+                        break;
+                    }
+                }
+            }
+        }
+        for root in &self.config.search_roots {
+            add(self.resolver, root);
+        }
+        out
     }
 
     /// The include-guard macro of a file wholly wrapped in `#ifndef G` / `#define G` ...
