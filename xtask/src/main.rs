@@ -6,6 +6,7 @@ mod editors;
 mod lsp_bench;
 mod pgo;
 mod test;
+mod zero_config;
 
 #[global_allocator]
 static GLOBAL: msl_memory::MiMalloc = msl_memory::MiMalloc;
@@ -25,6 +26,7 @@ fn main() -> ExitCode {
         "lsp-bench" => lsp_bench::run(rest),
         "test" => test::run(rest),
         "dist" => editors::dist(rest),
+        "zero-config" => zero_config::run(rest),
         pgo::TRAIN => pgo::train(rest),
         _ => {
             eprintln!(
@@ -36,7 +38,8 @@ fn main() -> ExitCode {
                  \x20      [--semantic | --cli] [--warnings]        with the checker / through msl-check; list warnings\n  \
                  \x20      [--typos]                                inject typos into names; count those reported\n  \
                  bench  [--iterations N] [--pgo]                  parser throughput and the ggml timing (--pgo: of a profile-guided build)\n  \
-                 lsp-bench [--no-clangd]                         an editing session against msl-lsp (and clangd-19)\n\n\
+                 lsp-bench [--no-clangd]                         an editing session against msl-lsp (and clangd-19)\n  \
+                 zero-config [--msl-check PATH]                  msl-check --no-config in every corpus source folder: files with errors\n\n\
                  The corpus is read from $MSL_CORPUS or ../shared/corpus."
             );
             return ExitCode::from(if cmd == "help" || cmd == "--help" { 0 } else { 2 });

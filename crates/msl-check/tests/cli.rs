@@ -484,3 +484,24 @@ fn xcode_projects_give_their_files_metal_settings() {
     assert!(stdout(&out).contains("E0033") && out.status.code() == Some(1), "{}", stdout(&out));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_search_for_a_header_above_stops_at_the_project_root() {
+    // `common/shared.h` exists above the project, but the project's root (its `.git`)
+    // ends the search: a header of another project is never picked up
+    let dir = scratch(&[
+        ("common/shared.h", "inline float gain(float x) { return x; }\n"),
+        ("proj/.git/HEAD", "ref: refs/heads/main\n"),
+        (
+            "proj/src/k.metal",
+            "#include \"common/shared.h\"\nkernel void k(device float *a [[buffer(0)]]) { a[0] = 1; }\n",
+        ),
+    ]);
+    let out = run_in(&dir.join("proj"), &["--no-config", "--color", "never", "src/k.metal"]);
+    assert!(stdout(&out).contains("E0033") && out.status.code() == Some(1), "{}", stdout(&out));
+    // without the marker the folder above is part of the search
+    std::fs::remove_dir_all(dir.join("proj/.git")).unwrap();
+    let out = run_in(&dir.join("proj"), &["--no-config", "--color", "never", "src/k.metal"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -243,6 +243,15 @@ impl FileResolver for DbResolver<'_> {
         self.files.borrow().get(file.0 as usize).map(|f| f.issues.to_vec()).unwrap_or_default()
     }
 
+    fn is_project_root(&self, dir: &Path) -> bool {
+        if self.db.disk().is_none() {
+            return false;
+        }
+        // not tracked by salsa, as reads from the disk are not
+        self.db.report_untracked_read();
+        msl_syntax::vfs::is_project_root_on_disk(dir)
+    }
+
     fn lexed(&self, file: FileId, text: &Arc<str>) -> Option<Lexed> {
         let cache = self.db.parse_cache()?;
         let files = self.files.borrow();
