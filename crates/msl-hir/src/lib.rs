@@ -9,6 +9,7 @@ mod checks;
 pub mod codes;
 mod db;
 mod items;
+pub mod ty;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -165,3 +165,23 @@ fn hover_snapshots_across_chapters() {
     let snap = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/stdlib/hovers.md");
     expect_test::expect_file![snap].assert_eq(&out);
 }
+
+/// The parser's table of library names agrees with the library: every class or alias
+/// template is a template to the parser (so `sparse_block_color<half, 2, 2> c;` parses as a
+/// declaration), and every other type a type.
+#[test]
+fn the_parser_knows_every_library_type_for_what_it_is() {
+    let mut wrong = Vec::new();
+    for t in msl_stdlib::TYPES {
+        // keywords (`int`, `unsigned char`) are not names
+        let keyword =
+            |n: &str| n.contains(' ') || matches!(n, "bool" | "char" | "short" | "int" | "long" | "float" | "void");
+        for name in std::iter::once(&t.name).chain(t.aliases).filter(|n| !keyword(n)) {
+            let template = t.template.is_some();
+            if template != msl_syntax::is_library_template_name(name) || !msl_syntax::is_library_type_name(name) {
+                wrong.push(format!("{name} (template: {template})"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "the parser takes these for something else:\n{}", wrong.join("\n"));
+}

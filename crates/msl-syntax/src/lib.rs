@@ -29,6 +29,12 @@ pub fn is_library_type_name(name: &str) -> bool {
     parser::is_library_type_name(name)
 }
 
+/// Whether the parser takes `name` for a class or alias template of the Metal library
+/// (`texture2d`, `vec`, `sparse_block_color`).
+pub fn is_library_template_name(name: &str) -> bool {
+    parser::is_library_template_name(name)
+}
+
 /// Whether the parser knows `name` from the Metal library: a type, a class, function or
 /// variable template (`as_type`, `is_same_v`), or a namespace (`metal`, `simd`).
 pub fn is_library_name(name: &str) -> bool {

@@ -20,6 +20,12 @@ pub(crate) fn is_library_type_name(name: &str) -> bool {
     matches!(symbols::builtin(name), Some(symbols::Sym::Type | symbols::Sym::Template))
 }
 
+/// Whether the parser takes `name` for a class or alias template of the library (`<` after
+/// it opens template arguments, and the result is a type).
+pub(crate) fn is_library_template_name(name: &str) -> bool {
+    symbols::builtin(name) == Some(symbols::Sym::Template)
+}
+
 /// Whether the library declares `name` as a type, a template or a namespace.
 pub(crate) fn is_library_name(name: &str) -> bool {
     symbols::builtin(name).is_some()
