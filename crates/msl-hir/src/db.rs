@@ -433,7 +433,7 @@ pub(crate) fn green_functions_in_context(
 }
 
 /// Node kinds whose children may be functions of the unit.
-fn holds_functions(kind: SyntaxKind) -> bool {
+pub(crate) fn holds_functions(kind: SyntaxKind) -> bool {
     use SyntaxKind::*;
     matches!(
         kind,
@@ -465,6 +465,12 @@ pub fn item_tree(db: &dyn Db, unit: Unit) -> Arc<ItemTree> {
         Some(cache) => ItemTree::build_cached(parse.green(), cache, unit),
         None => Arc::new(ItemTree::build(parse.green())),
     }
+}
+
+/// The unit's definitions (see [`crate::defs`]): equal while only function bodies change.
+#[salsa::tracked(returns(ref))]
+pub fn unit_defs(db: &dyn Db, unit: Unit) -> Arc<crate::defs::Defs> {
+    Arc::new(crate::defs::collect(&parse_unit(db, unit).syntax()))
 }
 
 /// A function's syntax. Equality first compares identity: a reparse shares the green

@@ -8,6 +8,7 @@
 mod checks;
 pub mod codes;
 mod db;
+pub mod defs;
 mod items;
 pub mod ty;
 
@@ -23,7 +24,7 @@ pub use checks::{Fix, HirDiagnostic, auto_types, check_declarations, check_funct
 pub use codes::code_info;
 pub use db::{
     Db, DiskFiles, FileSet, FunctionId, FunctionSyntax, ParseCache, RootDatabase, SourceFile, Unit, function_green,
-    function_offsets, functions, item_tree, parse_unit, unit_incomplete,
+    function_offsets, functions, item_tree, parse_unit, unit_defs, unit_incomplete,
 };
 pub use items::{FunctionItem, ItemCache, ItemTree, Overload};
 

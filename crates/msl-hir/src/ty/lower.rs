@@ -324,18 +324,29 @@ fn base_of(ts: &ast::TypeSpec) -> TypeBase {
 
 /// The path a PATH_TYPE, NAME or PATH node spells: identifiers with their template
 /// argument lists; `None` when it holds something else (`decltype(x)::type`).
-pub(crate) fn path_of(node: &msl_syntax::SyntaxNode) -> Option<PathRef> {
+pub fn path_of(node: &msl_syntax::SyntaxNode) -> Option<PathRef> {
     let mut path = PathRef { global: false, segments: Vec::new() };
     for (i, el) in node.children_with_tokens().enumerate() {
         match el {
             rowan::NodeOrToken::Token(t) => match t.kind() {
                 SyntaxKind::IDENT => path.segments.push(Segment { name: Arc::from(t.text()), args: None }),
                 SyntaxKind::COLON2 if i == 0 || path.segments.is_empty() => path.global = true,
-                SyntaxKind::COLON2 | SyntaxKind::TYPENAME_KW | SyntaxKind::TEMPLATE_KW => {}
+                // keywords a base specifier or a using-declaration may hold around the path
+                SyntaxKind::COLON2
+                | SyntaxKind::TYPENAME_KW
+                | SyntaxKind::TEMPLATE_KW
+                | SyntaxKind::PUBLIC_KW
+                | SyntaxKind::PRIVATE_KW
+                | SyntaxKind::PROTECTED_KW
+                | SyntaxKind::VIRTUAL_KW
+                | SyntaxKind::USING_KW
+                | SyntaxKind::SEMI
+                | SyntaxKind::DOT3 => {}
                 k if k.is_trivia() => {}
                 _ => return None,
             },
             rowan::NodeOrToken::Node(n) => match n.kind() {
+                SyntaxKind::ATTRIBUTE_LIST => {}
                 SyntaxKind::TEMPLATE_ARG_LIST => {
                     let args = ast::TemplateArgList::cast(n)?.args().map(|a| arg_of(&a)).collect();
                     path.segments.last_mut()?.args = Some(args);

@@ -21,7 +21,7 @@ use rustc_hash::FxHashSet;
 pub use library::{LibParam, LibSignature, signature};
 pub use lower::{
     ArrayLen, LibraryOnly, Lowered, PathRef, Segment, TypeArgRef, TypeBase, TypeEnv, TypeRef, TypeRefOp, library_type,
-    parse_type_text,
+    parse_type_text, path_of,
 };
 pub use name::numeric_type;
 

@@ -1,0 +1,753 @@
+//! The unit's definitions: every namespace, class, enum, function, variable and alias
+//! declared outside function bodies, numbered ([`DefId`]), in nested scopes ([`ScopeId`]).
+//!
+//! Nothing here holds a position in the text, so an edit inside a function body leaves the
+//! definitions equal: the queries that read them (types of declarations, other functions'
+//! inference) are not run again. A definition is found again in the syntax by its place in
+//! a walk over the declarations (`DefData::node`), which body edits do not change either.
+
+use std::sync::Arc;
+
+use msl_syntax::ast::{self, AstNode};
+use msl_syntax::{SyntaxKind, SyntaxNode};
+use rustc_hash::FxHashMap;
+
+use crate::ty::{DefId, PathRef, TypeRef};
+
+/// A scope of declarations: the global namespace, a namespace, a class, an enum.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ScopeId(pub u32);
+
+impl ScopeId {
+    pub const GLOBAL: ScopeId = ScopeId(0);
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Defs {
+    pub defs: Vec<DefData>,
+    pub scopes: Vec<ScopeData>,
+    /// The unit's functions (as `crate::db::functions` lists them) by index: the
+    /// definition each is, when it is one.
+    pub function_defs: Vec<Option<DefId>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScopeData {
+    pub kind: ScopeKind,
+    pub parent: Option<ScopeId>,
+    /// The definition that owns the scope (a namespace, class or enum), if any.
+    pub owner: Option<DefId>,
+    /// The names declared directly in the scope, each with its definitions in order.
+    pub names: FxHashMap<Arc<str>, Vec<DefId>>,
+    /// `using namespace a::b;` written in the scope.
+    pub using_directives: Vec<PathRef>,
+    /// `using a::b;` and `using Base::member;` written in the scope.
+    pub using_declarations: Vec<PathRef>,
+    /// An inline (or unnamed) namespace: its names are also found in its parent.
+    pub inline: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScopeKind {
+    Global,
+    Namespace,
+    Class,
+    Enum,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DefData {
+    pub name: Arc<str>,
+    pub kind: DefKind,
+    /// The scope that declares it (for a member defined outside its class, the class).
+    pub scope: ScopeId,
+    /// Template parameters, when it is a template (or a member of one: see
+    /// [`Defs::generics_of`]).
+    pub generics: Option<Arc<Generics>>,
+    /// Its place among the declarations (see the module's documentation).
+    pub node: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DefKind {
+    Namespace {
+        inner: ScopeId,
+    },
+    /// `namespace a = b::c;`
+    NamespaceAlias {
+        target: PathRef,
+    },
+    Class {
+        inner: ScopeId,
+        key: ClassKey,
+        bases: Vec<TypeRef>,
+        /// The non-static data members in order.
+        fields: Vec<FieldData>,
+        /// Defined here (not only declared).
+        defined: bool,
+    },
+    Enum {
+        inner: ScopeId,
+        scoped: bool,
+        underlying: Option<TypeRef>,
+    },
+    Enumerator {
+        parent: DefId,
+        /// Its value when the initializer is a literal (or it follows one).
+        value: Option<i64>,
+    },
+    Function(Box<FunctionData>),
+    /// A variable of a namespace, or a static data member.
+    Variable {
+        ty: TypeRef,
+        /// The value of a literal initializer.
+        value: Option<i64>,
+    },
+    /// A non-static data member (also listed in its class's `fields`).
+    Field(FieldData),
+    /// `typedef` and `using X = ...`.
+    Alias {
+        target: TypeRef,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClassKey {
+    Struct,
+    Class,
+    Union,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldData {
+    pub name: Arc<str>,
+    pub ty: TypeRef,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FunctionData {
+    /// What it returns (`None` for constructors, destructors and conversion functions).
+    pub ret: Option<TypeRef>,
+    pub params: Vec<ParamData>,
+    pub variadic: bool,
+    pub is_static: bool,
+    /// `const` after the parameters (a member function for const objects).
+    pub is_const: bool,
+    /// The function's number among the unit's functions, when it has a body or is
+    /// otherwise one of them (see [`Defs::function_defs`]).
+    pub function: Option<u32>,
+    /// An entry point: `kernel`, `vertex`, `fragment` or an attribute that makes one.
+    pub stage: Option<ast::Stage>,
+    /// Written with a qualified name (`S::f`): a member defined outside its class.
+    pub qualified: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParamData {
+    pub name: Option<Arc<str>>,
+    pub ty: TypeRef,
+    pub has_default: bool,
+}
+
+/// Template parameters.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Generics {
+    pub params: Vec<GenericParam>,
+    /// The generics of the enclosing template (a member of a class template).
+    pub parent: Option<Arc<Generics>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GenericParam {
+    pub name: Arc<str>,
+    pub kind: GenericKind,
+    pub pack: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GenericKind {
+    Type { default: Option<TypeRef> },
+    Value { ty: TypeRef },
+    Template,
+}
+
+impl Generics {
+    /// The parameter named `name`, here or in an enclosing template.
+    pub fn find(&self, name: &str) -> Option<&GenericParam> {
+        self.params.iter().find(|p| &*p.name == name).or_else(|| self.parent.as_deref()?.find(name))
+    }
+}
+
+impl Defs {
+    pub fn def(&self, id: DefId) -> &DefData {
+        &self.defs[id.0 as usize]
+    }
+
+    pub fn scope(&self, id: ScopeId) -> &ScopeData {
+        &self.scopes[id.0 as usize]
+    }
+
+    /// The definitions named `name` declared directly in `scope` (and in the inline
+    /// namespaces it holds).
+    pub fn lookup_in(&self, scope: ScopeId, name: &str) -> Vec<DefId> {
+        let mut out: Vec<DefId> = self.scope(scope).names.get(name).cloned().unwrap_or_default();
+        for ids in self.scope(scope).names.values() {
+            for id in ids {
+                if let DefKind::Namespace { inner } = &self.def(*id).kind
+                    && self.scope(*inner).inline
+                {
+                    out.extend(self.lookup_in(*inner, name));
+                }
+            }
+        }
+        out
+    }
+
+    /// The scope a definition opens (namespaces, classes, enums).
+    pub fn inner_scope(&self, id: DefId) -> Option<ScopeId> {
+        match &self.def(id).kind {
+            DefKind::Namespace { inner } | DefKind::Class { inner, .. } | DefKind::Enum { inner, .. } => Some(*inner),
+            _ => None,
+        }
+    }
+
+    /// The qualified name of a definition (`geo::Ray`, `Mode::fast`).
+    pub fn qualified_name(&self, id: DefId) -> String {
+        let d = self.def(id);
+        let mut parts = vec![d.name.to_string()];
+        let mut scope = Some(d.scope);
+        while let Some(s) = scope {
+            let data = self.scope(s);
+            if let Some(owner) = data.owner {
+                let name = &self.def(owner).name;
+                if !name.is_empty() {
+                    parts.push(name.to_string());
+                }
+            }
+            scope = data.parent;
+        }
+        parts.reverse();
+        parts.join("::")
+    }
+
+    /// The definitions a qualified path's first segments name, then its last (`a::b::C`),
+    /// starting the search for the first segment at `from` (outward).
+    pub fn enclosing_scopes(&self, from: ScopeId) -> impl Iterator<Item = ScopeId> + '_ {
+        std::iter::successors(Some(from), move |s| self.scope(*s).parent)
+    }
+}
+
+impl Defs {
+    /// A readable listing of the scopes and what they declare (for tests).
+    pub fn dump(&self) -> String {
+        let mut out = String::new();
+        self.dump_scope(ScopeId::GLOBAL, 0, &mut out);
+        out
+    }
+
+    fn dump_scope(&self, scope: ScopeId, depth: usize, out: &mut String) {
+        use std::fmt::Write;
+        let data = self.scope(scope);
+        let pad = "  ".repeat(depth);
+        for p in &data.using_directives {
+            let _ = writeln!(out, "{pad}using namespace {p}");
+        }
+        for p in &data.using_declarations {
+            let _ = writeln!(out, "{pad}using {p}");
+        }
+        let mut ids: Vec<DefId> =
+            self.defs.iter().enumerate().filter(|(_, d)| d.scope == scope).map(|(i, _)| DefId(i as u32)).collect();
+        ids.sort();
+        for id in ids {
+            let d = self.def(id);
+            let generics = d.generics.as_ref().map_or(String::new(), |g| {
+                let names: Vec<&str> = g.params.iter().map(|p| &*p.name).collect();
+                format!("template<{}> ", names.join(", "))
+            });
+            let what = match &d.kind {
+                DefKind::Namespace { .. } => "namespace".to_string(),
+                DefKind::NamespaceAlias { target } => format!("namespace alias = {target}"),
+                DefKind::Class { key, bases, fields, .. } => {
+                    let bases: Vec<String> = bases
+                        .iter()
+                        .map(|b| match &b.base {
+                            crate::ty::TypeBase::Path(p) => p.to_string(),
+                            _ => "?".into(),
+                        })
+                        .collect();
+                    format!(
+                        "{key:?} bases [{}] fields [{}]",
+                        bases.join(", "),
+                        fields.iter().map(|f| &*f.name).collect::<Vec<_>>().join(", ")
+                    )
+                }
+                DefKind::Enum { scoped, .. } => format!("enum{}", if *scoped { " class" } else { "" }),
+                DefKind::Enumerator { value, .. } => format!("enumerator = {value:?}"),
+                DefKind::Function(f) => format!(
+                    "fn({}) #{}{}{}",
+                    f.params.len(),
+                    f.function.map_or("-".to_string(), |i| i.to_string()),
+                    if f.qualified { " out-of-class" } else { "" },
+                    f.stage.map_or(String::new(), |s| format!(" {s:?}"))
+                ),
+                DefKind::Variable { value, .. } => format!("variable = {value:?}"),
+                DefKind::Field(_) => "field".to_string(),
+                DefKind::Alias { .. } => "alias".to_string(),
+            };
+            let _ = writeln!(out, "{pad}{generics}{} : {what}", if d.name.is_empty() { "<unnamed>" } else { &d.name });
+            if let Some(inner) = self.inner_scope(id) {
+                self.dump_scope(inner, depth + 1, out);
+            }
+        }
+    }
+}
+
+/// Builds the definitions of a unit's tree.
+pub fn collect(root: &SyntaxNode) -> Defs {
+    let mut c = Collector {
+        defs: Defs {
+            defs: Vec::new(),
+            scopes: vec![ScopeData {
+                kind: ScopeKind::Global,
+                parent: None,
+                owner: None,
+                names: FxHashMap::default(),
+                using_directives: Vec::new(),
+                using_declarations: Vec::new(),
+                inline: false,
+            }],
+            function_defs: Vec::new(),
+        },
+        node: 0,
+        in_specifiers: 0,
+    };
+    c.items(root, ScopeId::GLOBAL, None);
+    c.defs
+}
+
+struct Collector {
+    defs: Defs,
+    /// Counts the declarations met (see `DefData::node`).
+    node: u32,
+    /// Inside a class defined in declaration specifiers (`typedef struct { ... } S;`),
+    /// whose member functions are not among the unit's functions.
+    in_specifiers: u32,
+}
+
+impl Collector {
+    fn new_scope(&mut self, kind: ScopeKind, parent: ScopeId, inline: bool) -> ScopeId {
+        let id = ScopeId(self.defs.scopes.len() as u32);
+        self.defs.scopes.push(ScopeData {
+            kind,
+            parent: Some(parent),
+            owner: None,
+            names: FxHashMap::default(),
+            using_directives: Vec::new(),
+            using_declarations: Vec::new(),
+            inline,
+        });
+        id
+    }
+
+    fn add(
+        &mut self,
+        name: Arc<str>,
+        kind: DefKind,
+        scope: ScopeId,
+        generics: Option<Arc<Generics>>,
+        declare: bool,
+    ) -> DefId {
+        let id = DefId(self.defs.defs.len() as u32);
+        if let Some(inner) = match &kind {
+            DefKind::Namespace { inner } | DefKind::Class { inner, .. } | DefKind::Enum { inner, .. } => Some(*inner),
+            _ => None,
+        } {
+            self.defs.scopes[inner.0 as usize].owner = Some(id);
+        }
+        if declare && !name.is_empty() {
+            self.defs.scopes[scope.0 as usize].names.entry(name.clone()).or_default().push(id);
+        }
+        self.defs.defs.push(DefData { name, kind, scope, generics, node: self.node });
+        id
+    }
+
+    /// The declarations directly under `node` (a file, namespace body, member list, ...).
+    fn items(&mut self, node: &SyntaxNode, scope: ScopeId, generics: Option<&Arc<Generics>>) {
+        for child in node.children() {
+            self.item(&child, scope, generics);
+        }
+    }
+
+    fn item(&mut self, node: &SyntaxNode, scope: ScopeId, generics: Option<&Arc<Generics>>) {
+        self.node += 1;
+        match node.kind() {
+            SyntaxKind::NAMESPACE => self.namespace(node, scope),
+            SyntaxKind::DECL_LIST | SyntaxKind::LINKAGE_SPEC | SyntaxKind::ERROR => self.items(node, scope, generics),
+            SyntaxKind::TEMPLATE_DECL => {
+                let own = template_params(node, generics);
+                for c in node.children().filter(|c| c.kind() != SyntaxKind::TEMPLATE_PARAM_LIST) {
+                    self.item(&c, scope, Some(&own));
+                }
+            }
+            // `template kernel void k<float>(...)`: the function is one of the unit's, but
+            // declares nothing new
+            SyntaxKind::EXPLICIT_INSTANTIATION => self.count_functions(node),
+            SyntaxKind::FRIEND_DECL => {
+                // a friend function is the enclosing namespace's, visible by
+                // argument-dependent lookup; counted like any function of the unit
+                for c in node.children() {
+                    if c.kind() == SyntaxKind::FUNCTION {
+                        self.function(&c, self.namespace_of(scope), generics, false);
+                    }
+                }
+            }
+            SyntaxKind::STRUCT => {
+                self.class(node, scope, generics);
+            }
+            SyntaxKind::ENUM => {
+                self.enumeration(node, scope, generics);
+            }
+            SyntaxKind::FUNCTION => self.function(node, scope, generics, true),
+            SyntaxKind::VAR_DECL => self.variables(node, scope, generics),
+            SyntaxKind::TYPEDEF_DECL => {
+                let Some(decl) = ast::TypedefDecl::cast(node.clone()) else { return };
+                self.types_in_specifiers(decl.decl_specifiers().as_ref(), scope, generics);
+                for d in decl.declarators() {
+                    let Some(name) = d.name().map(|n| n.text()) else { continue };
+                    let target = TypeRef::from_syntax(decl.decl_specifiers().as_ref(), d.declarator().as_ref());
+                    self.add(Arc::from(name), DefKind::Alias { target }, scope, generics.cloned(), true);
+                }
+            }
+            SyntaxKind::ALIAS_DECL => {
+                let Some(decl) = ast::AliasDecl::cast(node.clone()) else { return };
+                let Some(name) = decl.name().map(|n| n.text()) else { return };
+                let target = decl.ty().map_or_else(TypeRef::unknown, |t| TypeRef::from_type(&t));
+                self.add(Arc::from(name), DefKind::Alias { target }, scope, generics.cloned(), true);
+            }
+            SyntaxKind::USING_DIRECTIVE => {
+                if let Some(p) =
+                    node.children().find(|c| c.kind() == SyntaxKind::PATH).and_then(|p| crate::ty::path_of(&p))
+                {
+                    self.defs.scopes[scope.0 as usize].using_directives.push(p);
+                }
+            }
+            SyntaxKind::USING_DECL => {
+                for p in node.children().filter(|c| c.kind() == SyntaxKind::PATH) {
+                    if let Some(p) = crate::ty::path_of(&p) {
+                        self.defs.scopes[scope.0 as usize].using_declarations.push(p);
+                    }
+                }
+                // `using Base::member;` without a PATH node: the path is the node's own
+                if node.children().all(|c| c.kind() != SyntaxKind::PATH)
+                    && let Some(p) = crate::ty::path_of(node)
+                {
+                    self.defs.scopes[scope.0 as usize].using_declarations.push(p);
+                }
+            }
+            SyntaxKind::NAMESPACE_ALIAS => {
+                let name = node.children().find(|c| c.kind() == SyntaxKind::NAME).map(|n| n.text().to_string());
+                let target =
+                    node.children().find(|c| c.kind() == SyntaxKind::PATH).and_then(|p| crate::ty::path_of(&p));
+                if let (Some(name), Some(target)) = (name, target) {
+                    self.add(Arc::from(name.trim()), DefKind::NamespaceAlias { target }, scope, None, true);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Counts the functions under `node` (as the unit's function list does: through the
+    /// nodes that hold declarations) without declaring anything.
+    fn count_functions(&mut self, node: &SyntaxNode) {
+        for c in node.children() {
+            match c.kind() {
+                SyntaxKind::FUNCTION => self.defs.function_defs.push(None),
+                k if crate::db::holds_functions(k) => self.count_functions(&c),
+                _ => {}
+            }
+        }
+    }
+
+    /// The nearest namespace scope at or around `scope`.
+    fn namespace_of(&self, mut scope: ScopeId) -> ScopeId {
+        while matches!(self.defs.scope(scope).kind, ScopeKind::Class | ScopeKind::Enum) {
+            match self.defs.scope(scope).parent {
+                Some(p) => scope = p,
+                None => break,
+            }
+        }
+        scope
+    }
+
+    fn namespace(&mut self, node: &SyntaxNode, scope: ScopeId) {
+        let Some(ns) = ast::Namespace::cast(node.clone()) else { return };
+        let inline = node.children_with_tokens().any(|e| e.kind() == SyntaxKind::INLINE_KW);
+        let body = node.children().find(|c| c.kind() == SyntaxKind::DECL_LIST);
+        let Some(name) = ns.name() else {
+            // an unnamed namespace: its names are the enclosing one's
+            let inner = self.new_scope(ScopeKind::Namespace, scope, true);
+            let id = self.add(Arc::from(""), DefKind::Namespace { inner }, scope, None, false);
+            // kept under the empty name, so that lookups in the scope look into it
+            self.defs.scopes[scope.0 as usize].names.entry(Arc::from("")).or_default().push(id);
+            if let Some(b) = body {
+                self.items(&b, inner, None);
+            }
+            return;
+        };
+        // `namespace a::b {`: each segment a namespace in the one before
+        let text = name.text();
+        let mut at = scope;
+        for segment in text.split("::").map(str::trim).filter(|s| !s.is_empty()) {
+            let existing = self.defs.scope(at).names.get(segment).and_then(|ids| {
+                ids.iter().find_map(|id| match &self.defs.def(*id).kind {
+                    DefKind::Namespace { inner } => Some(*inner),
+                    _ => None,
+                })
+            });
+            at = match existing {
+                // reopened: the same scope
+                Some(inner) => inner,
+                None => {
+                    let inner = self.new_scope(ScopeKind::Namespace, at, inline);
+                    self.add(Arc::from(segment), DefKind::Namespace { inner }, at, None, true);
+                    inner
+                }
+            };
+        }
+        if let Some(b) = body {
+            self.items(&b, at, None);
+        }
+    }
+
+    fn class(&mut self, node: &SyntaxNode, scope: ScopeId, generics: Option<&Arc<Generics>>) -> Option<DefId> {
+        let s = ast::Struct::cast(node.clone())?;
+        let key = match s.keyword().map(|k| k.kind()) {
+            Some(SyntaxKind::CLASS_KW) => ClassKey::Class,
+            Some(SyntaxKind::UNION_KW) => ClassKey::Union,
+            _ => ClassKey::Struct,
+        };
+        let name_node = s.name();
+        // a specialization (`struct S<int*> {`) is a definition of the template `S`
+        let name = name_node.as_ref().and_then(|n| crate::ty::path_of(n.syntax())).map(|p| p.name().to_string());
+        let bases = s
+            .base_clause()
+            .into_iter()
+            .flat_map(|b| b.syntax().children().filter(|c| c.kind() == SyntaxKind::BASE_SPECIFIER).collect::<Vec<_>>())
+            .filter_map(|b| crate::ty::path_of(&b))
+            .map(|p| TypeRef { base: crate::ty::TypeBase::Path(p), ..TypeRef::unknown() })
+            .collect();
+        let inner = self.new_scope(ScopeKind::Class, scope, false);
+        let declare = name.is_some();
+        let id = self.add(
+            Arc::from(name.unwrap_or_default()),
+            DefKind::Class { inner, key, bases, fields: Vec::new(), defined: true },
+            scope,
+            generics.cloned(),
+            declare,
+        );
+        if let Some(list) = s.member_list() {
+            for m in list.syntax().children() {
+                self.item(&m, inner, generics);
+            }
+        }
+        let fields: Vec<FieldData> = self
+            .defs
+            .scope(inner)
+            .names
+            .values()
+            .flatten()
+            .filter_map(|fid| match &self.defs.def(*fid).kind {
+                DefKind::Field(f) => Some((*fid, f.clone())),
+                _ => None,
+            })
+            .collect::<std::collections::BTreeMap<_, _>>()
+            .into_values()
+            .collect();
+        if let DefKind::Class { fields: f, .. } = &mut self.defs.defs[id.0 as usize].kind {
+            *f = fields;
+        }
+        Some(id)
+    }
+
+    fn enumeration(&mut self, node: &SyntaxNode, scope: ScopeId, generics: Option<&Arc<Generics>>) -> Option<DefId> {
+        let e = ast::Enum::cast(node.clone())?;
+        let name = e.name().map(|n| n.text()).unwrap_or_default();
+        let scoped = e.is_scoped();
+        let underlying = e.underlying_type().map(|t| TypeRef::from_type(&t));
+        let inner = self.new_scope(ScopeKind::Enum, scope, false);
+        let id = self.add(
+            Arc::from(name.as_str()),
+            DefKind::Enum { inner, scoped, underlying },
+            scope,
+            generics.cloned(),
+            !name.is_empty(),
+        );
+        let mut next = Some(0i64);
+        for en in e.enumerators() {
+            let Some(n) = en.name().map(|n| n.text()) else { continue };
+            let value = match en.value() {
+                Some(v) => crate::checks::const_int(&v).map(|x| x as i64),
+                None => next,
+            };
+            next = value.map(|v| v + 1);
+            let name: Arc<str> = Arc::from(n);
+            let eid = self.add(name.clone(), DefKind::Enumerator { parent: id, value }, inner, None, true);
+            // an unscoped enum's enumerators are also names of the enclosing scope
+            if !scoped {
+                self.defs.scopes[scope.0 as usize].names.entry(name).or_default().push(eid);
+            }
+        }
+        Some(id)
+    }
+
+    /// Classes and enums defined in declaration specifiers (`struct { ... } s;`).
+    fn types_in_specifiers(
+        &mut self,
+        spec: Option<&ast::DeclSpecifiers>,
+        scope: ScopeId,
+        generics: Option<&Arc<Generics>>,
+    ) {
+        let Some(spec) = spec else { return };
+        self.in_specifiers += 1;
+        for c in spec.syntax().children() {
+            match c.kind() {
+                SyntaxKind::STRUCT => {
+                    self.class(&c, scope, generics);
+                }
+                SyntaxKind::ENUM => {
+                    self.enumeration(&c, scope, generics);
+                }
+                _ => {}
+            }
+        }
+        self.in_specifiers -= 1;
+    }
+
+    fn function(&mut self, node: &SyntaxNode, scope: ScopeId, generics: Option<&Arc<Generics>>, declare: bool) {
+        let counted = self.in_specifiers == 0;
+        let index = counted.then_some(self.defs.function_defs.len() as u32);
+        if counted {
+            // its place in the list, whatever is made of it below
+            self.defs.function_defs.push(None);
+        }
+        let Some(f) = ast::Function::cast(node.clone()) else { return };
+        let decl = f.declarator().or_else(|| {
+            node.children()
+                .find(|c| c.kind() == SyntaxKind::INIT_DECLARATOR)
+                .and_then(|i| i.children().find_map(ast::Declarator::cast))
+        });
+        let Some(decl) = decl else { return };
+        let name_node = decl.name();
+        let path = name_node.as_ref().and_then(|n| crate::ty::path_of(n.syntax()));
+        let qualified = path.as_ref().is_some_and(|p| p.segments.len() > 1);
+        let name = name_node.as_ref().map(|n| match n.ident() {
+            Some(t) if !n.syntax().children().any(|c| c.kind() == SyntaxKind::OPERATOR_NAME) => t.text().to_string(),
+            _ => n.text(),
+        });
+        let spec = f.decl_specifiers();
+        let whole = TypeRef::from_syntax(spec.as_ref(), Some(&decl));
+        let is_ctor_like = spec.as_ref().and_then(|s| s.type_spec()).is_none();
+        let ret = if is_ctor_like { None } else { whole.returned() };
+        let list = decl.param_list();
+        let params = list
+            .iter()
+            .flat_map(|l| l.params())
+            .filter_map(|p| {
+                let ty = TypeRef::from_syntax(p.decl_specifiers().as_ref(), p.declarator().as_ref());
+                if matches!(&ty.base, crate::ty::TypeBase::Builtin(b) if &**b == "void") && ty.ops.is_empty() {
+                    return None;
+                }
+                let has_default = p.syntax().children_with_tokens().any(|e| e.kind() == SyntaxKind::EQ);
+                Some(ParamData { name: p.name().map(|n| Arc::from(n.text())), ty, has_default })
+            })
+            .collect();
+        let quals: Vec<_> = decl.function_qualifiers().collect();
+        let data = FunctionData {
+            ret,
+            params,
+            variadic: list.as_ref().is_some_and(|l| l.is_variadic()),
+            is_static: spec.as_ref().is_some_and(|s| s.has(SyntaxKind::STATIC_KW)),
+            is_const: quals.iter().any(|t| t.kind() == SyntaxKind::CONST_KW),
+            function: index,
+            stage: f.stage(),
+            qualified,
+        };
+        // a member defined outside its class belongs to the class's scope
+        let owner = match &path {
+            Some(p) if qualified => self.scope_of_path(scope, &p.segments[..p.segments.len() - 1]).unwrap_or(scope),
+            _ => scope,
+        };
+        let id = self.add(
+            Arc::from(name.unwrap_or_default()),
+            DefKind::Function(Box::new(data)),
+            owner,
+            generics.cloned(),
+            declare && !qualified,
+        );
+        if let Some(i) = index {
+            self.defs.function_defs[i as usize] = Some(id);
+        }
+    }
+
+    /// The scope a qualifier names (`a::S` of `a::S::f`), from `from` outward.
+    fn scope_of_path(&self, from: ScopeId, segments: &[crate::ty::Segment]) -> Option<ScopeId> {
+        let first = segments.first()?;
+        let mut at = self
+            .defs
+            .enclosing_scopes(from)
+            .find_map(|s| self.defs.lookup_in(s, &first.name).into_iter().find_map(|id| self.defs.inner_scope(id)))?;
+        for seg in &segments[1..] {
+            at = self.defs.lookup_in(at, &seg.name).into_iter().find_map(|id| self.defs.inner_scope(id))?;
+        }
+        Some(at)
+    }
+
+    fn variables(&mut self, node: &SyntaxNode, scope: ScopeId, generics: Option<&Arc<Generics>>) {
+        let Some(v) = ast::VarDecl::cast(node.clone()) else { return };
+        let spec = v.decl_specifiers();
+        self.types_in_specifiers(spec.as_ref(), scope, generics);
+        let in_class = self.defs.scope(scope).kind == ScopeKind::Class;
+        let is_static = spec.as_ref().is_some_and(|s| s.has(SyntaxKind::STATIC_KW));
+        for d in v.declarators() {
+            let Some(name) = d.name().map(|n| n.text()) else { continue };
+            let ty = TypeRef::from_syntax(spec.as_ref(), d.declarator().as_ref());
+            let name: Arc<str> = Arc::from(name);
+            if in_class && !is_static {
+                let field = FieldData { name: name.clone(), ty };
+                self.add(name, DefKind::Field(field), scope, generics.cloned(), true);
+            } else {
+                let value =
+                    d.initializer().and_then(|i| i.expr()).and_then(|e| crate::checks::const_int(&e)).map(|x| x as i64);
+                self.add(name, DefKind::Variable { ty, value }, scope, generics.cloned(), true);
+            }
+        }
+    }
+}
+
+/// The template parameters of a TEMPLATE_DECL, under those of an enclosing template.
+fn template_params(node: &SyntaxNode, parent: Option<&Arc<Generics>>) -> Arc<Generics> {
+    let mut g = Generics { params: Vec::new(), parent: parent.cloned() };
+    for list in node.children().filter_map(ast::TemplateParamList::cast) {
+        for p in list.params() {
+            let pack = p.syntax().children_with_tokens().any(|e| e.kind() == SyntaxKind::DOT3);
+            let (name, kind) = match &p {
+                ast::TemplateParam::Type(t) => (
+                    t.name().map(|n| n.text()),
+                    GenericKind::Type { default: t.default().map(|d| TypeRef::from_type(&d)) },
+                ),
+                ast::TemplateParam::NonType(n) => {
+                    let name = n.declarator().and_then(|d| d.name()).map(|n| n.text());
+                    (name, GenericKind::Value { ty: TypeRef::from_syntax(n.decl_specifiers().as_ref(), None) })
+                }
+                ast::TemplateParam::Template(t) => (
+                    t.syntax().children().find(|c| c.kind() == SyntaxKind::NAME).map(|n| n.text().to_string()),
+                    GenericKind::Template,
+                ),
+            };
+            if let Some(name) = name {
+                g.params.push(GenericParam { name: Arc::from(name), kind, pack });
+            }
+        }
+    }
+    Arc::new(g)
+}
