@@ -15,8 +15,12 @@ pub struct Unit {
 }
 
 pub fn load_units(root: &Path) -> Result<Vec<Unit>, String> {
-    let tsv = std::fs::read_to_string(root.join("FILES.tsv"))
-        .map_err(|e| format!("cannot read {}: {e}", root.join("FILES.tsv").display()))?;
+    load_units_from(root, &root.join("FILES.tsv"))
+}
+
+/// The units a FILES.tsv lists (in the shared corpus's format), paths relative to `root`.
+pub fn load_units_from(root: &Path, files: &Path) -> Result<Vec<Unit>, String> {
+    let tsv = std::fs::read_to_string(files).map_err(|e| format!("cannot read {}: {e}", files.display()))?;
     let mut units = Vec::new();
     for line in tsv.lines().skip(1) {
         let f: Vec<&str> = line.split('\t').collect();

@@ -1,5 +1,6 @@
 //! Project tasks: `cargo xtask test`, `corpus`, `bench`, `lsp-bench`, `dist`.
 
+mod analysis_stats;
 mod bench;
 mod corpus;
 mod editors;
@@ -27,6 +28,7 @@ fn main() -> ExitCode {
         "test" => test::run(rest),
         "dist" => editors::dist(rest),
         "zero-config" => zero_config::run(rest),
+        "analysis-stats" => analysis_stats::run(rest),
         pgo::TRAIN => pgo::train(rest),
         _ => {
             eprintln!(
@@ -39,7 +41,8 @@ fn main() -> ExitCode {
                  \x20      [--typos]                                inject typos into names; count those reported\n  \
                  bench  [--iterations N] [--pgo]                  parser throughput and the ggml timing (--pgo: of a profile-guided build)\n  \
                  lsp-bench [--no-clangd]                         an editing session against msl-lsp (and clangd-19)\n  \
-                 zero-config [--msl-check PATH]                  msl-check --no-config in every corpus source folder: files with errors\n\n\
+                 zero-config [--msl-check PATH]                  msl-check --no-config in every corpus source folder: files with errors\n  \
+                 analysis-stats [--root DIR] [--files TSV]       how much of the corpus the semantic model types and resolves\n\n\
                  The corpus is read from $MSL_CORPUS or ../shared/corpus."
             );
             return ExitCode::from(if cmd == "help" || cmd == "--help" { 0 } else { 2 });

@@ -473,6 +473,37 @@ pub fn unit_defs(db: &dyn Db, unit: Unit) -> Arc<crate::defs::Defs> {
     Arc::new(crate::defs::collect(&parse_unit(db, unit).syntax()))
 }
 
+/// A function's body, lowered (see [`crate::body`]); ranges relative to its start.
+#[salsa::tracked(returns(ref))]
+pub fn function_body<'db>(
+    db: &'db dyn Db,
+    function: FunctionId<'db>,
+) -> Arc<(crate::body::Body, crate::body::BodySourceMap)> {
+    let lowered = match function_green(db, function).as_ref() {
+        Some(FunctionSyntax(green)) => crate::body::lower_function(&msl_syntax::SyntaxNode::new_root(green.clone())),
+        None => Default::default(),
+    };
+    Arc::new(lowered)
+}
+
+/// The types and resolutions of a function's body (see [`crate::infer`]). Depends on the
+/// function's own body and the unit's definitions only.
+#[salsa::tracked(returns(ref))]
+pub fn infer_function<'db>(db: &'db dyn Db, function: FunctionId<'db>) -> Arc<crate::infer::InferenceResult> {
+    let unit = *function.unit(db);
+    let defs = unit_defs(db, unit);
+    let (body, _) = &**function_body(db, function);
+    let def = defs.function_defs.get(*function.index(db) as usize).copied().flatten();
+    let (scope, generics) = match def {
+        Some(id) => (defs.def(id).scope, defs.def(id).generics.clone()),
+        None => (crate::defs::ScopeId::GLOBAL, None),
+    };
+    // an explicit instantiation or specialization of a template is not inferred as one
+    let in_template = generics.is_some() || def.is_none();
+    let resolver = crate::infer::Resolver::new(defs, scope, generics);
+    Arc::new(crate::infer::infer_body(body, &resolver, def, in_template))
+}
+
 /// A function's syntax. Equality first compares identity: a reparse shares the green
 /// nodes of every function it did not touch, so comparing them costs nothing.
 #[derive(Debug, Clone, Eq)]

@@ -45,6 +45,8 @@ pub struct ScopeData {
     pub using_declarations: Vec<PathRef>,
     /// An inline (or unnamed) namespace: its names are also found in its parent.
     pub inline: bool,
+    /// The inline and unnamed namespaces declared directly in this one.
+    pub inline_children: Vec<ScopeId>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -190,15 +192,10 @@ impl Defs {
     /// The definitions named `name` declared directly in `scope` (and in the inline
     /// namespaces it holds).
     pub fn lookup_in(&self, scope: ScopeId, name: &str) -> Vec<DefId> {
-        let mut out: Vec<DefId> = self.scope(scope).names.get(name).cloned().unwrap_or_default();
-        for ids in self.scope(scope).names.values() {
-            for id in ids {
-                if let DefKind::Namespace { inner } = &self.def(*id).kind
-                    && self.scope(*inner).inline
-                {
-                    out.extend(self.lookup_in(*inner, name));
-                }
-            }
+        let data = self.scope(scope);
+        let mut out: Vec<DefId> = data.names.get(name).cloned().unwrap_or_default();
+        for inner in &data.inline_children {
+            out.extend(self.lookup_in(*inner, name));
         }
         out
     }
@@ -315,6 +312,7 @@ pub fn collect(root: &SyntaxNode) -> Defs {
                 using_directives: Vec::new(),
                 using_declarations: Vec::new(),
                 inline: false,
+                inline_children: Vec::new(),
             }],
             function_defs: Vec::new(),
         },
@@ -345,7 +343,11 @@ impl Collector {
             using_directives: Vec::new(),
             using_declarations: Vec::new(),
             inline,
+            inline_children: Vec::new(),
         });
+        if inline {
+            self.defs.scopes[parent.0 as usize].inline_children.push(id);
+        }
         id
     }
 

@@ -5,10 +5,12 @@
 //! function bodies) and check each function. Editing inside one function body re-runs only
 //! that function's checks.
 
+pub mod body;
 mod checks;
 pub mod codes;
 mod db;
 pub mod defs;
+pub mod infer;
 mod items;
 pub mod ty;
 
@@ -23,8 +25,8 @@ use salsa::Setter;
 pub use checks::{Fix, HirDiagnostic, auto_types, check_declarations, check_function};
 pub use codes::code_info;
 pub use db::{
-    Db, DiskFiles, FileSet, FunctionId, FunctionSyntax, ParseCache, RootDatabase, SourceFile, Unit, function_green,
-    function_offsets, functions, item_tree, parse_unit, unit_defs, unit_incomplete,
+    Db, DiskFiles, FileSet, FunctionId, FunctionSyntax, ParseCache, RootDatabase, SourceFile, Unit, function_body,
+    function_green, function_offsets, functions, infer_function, item_tree, parse_unit, unit_defs, unit_incomplete,
 };
 pub use items::{FunctionItem, ItemCache, ItemTree, Overload};
 

@@ -504,6 +504,26 @@ pub fn library_type(name: &str, args: &[TemplateArg]) -> Option<Ty> {
     {
         return Some(t);
     }
+    // the names without arguments are asked for often, and an alias costs a parse: kept
+    if args.is_empty() {
+        type Cache = std::sync::Mutex<rustc_hash::FxHashMap<String, Option<Ty>>>;
+        static PLAIN: std::sync::OnceLock<Cache> = std::sync::OnceLock::new();
+        let cache = PLAIN.get_or_init(Default::default);
+        if let Ok(c) = cache.lock()
+            && let Some(t) = c.get(name)
+        {
+            return t.clone();
+        }
+        let t = library_type_uncached(name, args);
+        if let Ok(mut c) = cache.lock() {
+            c.insert(name.to_string(), t.clone());
+        }
+        return t;
+    }
+    library_type_uncached(name, args)
+}
+
+fn library_type_uncached(name: &str, args: &[TemplateArg]) -> Option<Ty> {
     let scalar_arg = |i: usize| match args.get(i) {
         Some(TemplateArg::Type(t)) => match t.strip().kind() {
             TyKind::Scalar(s) => Some(*s),
@@ -530,11 +550,16 @@ pub fn library_type(name: &str, args: &[TemplateArg]) -> Option<Ty> {
         }
         _ => {}
     }
+    let lib = msl_stdlib::Stdlib::get();
     // the library's enums (`memory_order`, `access`, `coord`) are types of their own
-    if let Some(e) = msl_stdlib::ENUMS.iter().find(|e| e.name == name) {
+    let entries = lib.lookup(name);
+    if let Some(e) = entries.iter().find_map(|e| match e {
+        msl_stdlib::Entry::Enum(e) => Some(*e),
+        _ => None,
+    }) {
         return Some(Ty::library(e.name, Vec::new()));
     }
-    let def = msl_stdlib::TYPES.iter().find(|t| t.name == name || t.aliases.contains(&name))?;
+    let def = lib.type_named(name)?;
     if args.is_empty()
         && let Some(of) = def.alias_of
         && let Some(t) = parse_type_text(of)

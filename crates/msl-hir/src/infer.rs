@@ -1,0 +1,1422 @@
+//! Inference: the type of every expression of a function body, and what every name,
+//! member and call resolves to.
+//!
+//! Names are resolved as C++ looks them up: locals (already bound by the body's
+//! lowering), the function's template parameters, the members of its class, then each
+//! enclosing namespace with its using-directives, then the library, which every unit sees
+//! (`metal` is searched last, as if named by `using namespace metal`). Calls of the unit's
+//! functions pick an overload by argument count and conversions; calls of the library's
+//! functions and member functions bind the placeholders of its typed signatures. What
+//! depends on a template parameter, or on what is not known, stays unknown: no rule
+//! judges an unknown type.
+
+use std::sync::Arc;
+
+use msl_stdlib::{BindingSpec, Entry, Stdlib};
+use rustc_hash::FxHashMap;
+
+use crate::body::{BinaryOp, Body, Expr, ExprId, Literal, LocalId, LocalKind, Stmt, StmtId, UnaryOp};
+use crate::defs::{DefKind, Defs, Generics, ScopeId, ScopeKind};
+use crate::ty::{AddressSpace, Cv, DefId, LibSignature, PathRef, Scalar, TemplateArg, Ty, TyKind, TypeEnv, TypeRef};
+
+/// What a name, member or call resolved to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Resolution {
+    Local(LocalId),
+    /// A definition of the unit: a variable, function, enumerator, field, class, ...
+    Def(DefId),
+    /// A template parameter of the function or its class.
+    Generic(Arc<str>),
+    /// A function, constant or enumerator of the library, by name.
+    Library(&'static str),
+    /// A member function of a library type.
+    LibraryMethod(&'static str),
+    /// A data member of a library type, or components of a vector (`v.xyz`).
+    LibraryMember(&'static str),
+    Swizzle,
+    /// A type used as a value (`float4(...)`, `S{...}`).
+    Type(Ty),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct InferenceResult {
+    pub expr_types: Vec<Ty>,
+    pub local_types: Vec<Ty>,
+    pub resolutions: FxHashMap<ExprId, Resolution>,
+    /// Names (paths) nothing resolves.
+    pub unresolved_names: Vec<ExprId>,
+    /// Calls whose callee is known but no overload applies, or whose callee is not known.
+    pub unresolved_calls: Vec<ExprId>,
+    /// The function is a template or a member of one: what depends on its parameters is
+    /// not known until it is instantiated.
+    pub in_template: bool,
+}
+
+impl InferenceResult {
+    pub fn type_of(&self, e: ExprId) -> Ty {
+        self.expr_types.get(e.0 as usize).cloned().unwrap_or_else(Ty::unknown)
+    }
+}
+
+/// Name resolution in a scope of the unit: a [`TypeEnv`] for lowering types, and the
+/// lookups inference needs.
+pub struct Resolver<'a> {
+    pub defs: &'a Defs,
+    pub scope: ScopeId,
+    pub generics: Option<Arc<Generics>>,
+    /// How deep lookups and alias lowering are nested, shared by the resolvers made from
+    /// this one: guards against cycles (`typedef A B; typedef B A;`, a class that is its
+    /// own base, namespace aliases naming each other).
+    depth: std::rc::Rc<std::cell::Cell<u32>>,
+    /// Unqualified lookups from `scope`, by name.
+    cache: std::cell::RefCell<FxHashMap<Arc<str>, Vec<DefId>>>,
+}
+
+const MAX_DEPTH: u32 = 48;
+
+/// Enters one level of a guarded recursion; `None` past the limit.
+struct Guard(std::rc::Rc<std::cell::Cell<u32>>);
+
+impl Guard {
+    fn enter(depth: &std::rc::Rc<std::cell::Cell<u32>>) -> Option<Guard> {
+        if depth.get() >= MAX_DEPTH {
+            return None;
+        }
+        depth.set(depth.get() + 1);
+        Some(Guard(depth.clone()))
+    }
+}
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        self.0.set(self.0.get().saturating_sub(1));
+    }
+}
+
+impl<'a> Resolver<'a> {
+    pub fn new(defs: &'a Defs, scope: ScopeId, generics: Option<Arc<Generics>>) -> Resolver<'a> {
+        Resolver { defs, scope, generics, depth: Default::default(), cache: Default::default() }
+    }
+
+    /// A resolver for where definition `id` is declared (its own generics in view).
+    fn for_def(&self, id: DefId) -> Resolver<'a> {
+        let d = self.defs.def(id);
+        Resolver {
+            defs: self.defs,
+            scope: d.scope,
+            generics: d.generics.clone(),
+            depth: self.depth.clone(),
+            cache: Default::default(),
+        }
+    }
+
+    /// The definitions an unqualified name finds from `self.scope` outward: the first
+    /// scope that declares it (its using-directives count as declaring what they name).
+    pub fn lookup(&self, name: &str) -> Vec<DefId> {
+        if let Some(found) = self.cache.borrow().get(name) {
+            return found.clone();
+        }
+        let found = self.lookup_uncached(name, true);
+        self.cache.borrow_mut().insert(Arc::from(name), found.clone());
+        found
+    }
+
+    /// [`Resolver::lookup`]; `usings`: also through using-directives (not when looking up
+    /// the namespace a using-directive names, which would go round in circles).
+    fn lookup_uncached(&self, name: &str, usings: bool) -> Vec<DefId> {
+        let Some(_guard) = Guard::enter(&self.depth) else { return Vec::new() };
+        for scope in self.defs.enclosing_scopes(self.scope) {
+            let mut found = self.defs.lookup_in(scope, name);
+            // a class's bases
+            if found.is_empty()
+                && self.defs.scope(scope).kind == ScopeKind::Class
+                && let Some(owner) = self.defs.scope(scope).owner
+            {
+                found = self.lookup_in_bases(owner, name, 0);
+            }
+            if usings {
+                for dir in &self.defs.scope(scope).using_directives {
+                    if let Some(ns) = self.namespace_of_directive(&dir.segments, scope) {
+                        found.extend(self.defs.lookup_in(ns, name));
+                    }
+                }
+            }
+            if !found.is_empty() {
+                return found;
+            }
+        }
+        Vec::new()
+    }
+
+    fn lookup_in_bases(&self, class: DefId, name: &str, depth: u32) -> Vec<DefId> {
+        if depth > 16 {
+            return Vec::new();
+        }
+        let DefKind::Class { bases, .. } = &self.defs.def(class).kind else { return Vec::new() };
+        let r = self.for_def(class);
+        for b in bases {
+            let crate::ty::TypeBase::Path(p) = &b.base else { continue };
+            let Some(base) = r.def_of_path(p) else { continue };
+            let Some(inner) = self.defs.inner_scope(base) else { continue };
+            let found = self.defs.lookup_in(inner, name);
+            if !found.is_empty() {
+                return found;
+            }
+            let found = self.lookup_in_bases(base, name, depth + 1);
+            if !found.is_empty() {
+                return found;
+            }
+        }
+        Vec::new()
+    }
+
+    /// The namespace a using-directive written in `from` names (looked up without
+    /// using-directives).
+    fn namespace_of_directive(&self, segments: &[crate::ty::Segment], from: ScopeId) -> Option<ScopeId> {
+        let (first, rest) = segments.split_first()?;
+        let r = Resolver {
+            defs: self.defs,
+            scope: from,
+            generics: None,
+            depth: self.depth.clone(),
+            cache: Default::default(),
+        };
+        let mut at = r.lookup_uncached(&first.name, false).into_iter().find_map(|d| self.defs.inner_scope(d))?;
+        for seg in rest {
+            at = self.defs.lookup_in(at, &seg.name).into_iter().find_map(|d| self.defs.inner_scope(d))?;
+        }
+        Some(at)
+    }
+
+    /// The scope (namespace, class, enum) a qualifier names, looked up from `from`.
+    pub fn scope_of_path(&self, segments: &[crate::ty::Segment], from: ScopeId) -> Option<ScopeId> {
+        let _guard = Guard::enter(&self.depth)?;
+        let (first, rest) = segments.split_first()?;
+        let r = Resolver {
+            defs: self.defs,
+            scope: from,
+            generics: None,
+            depth: self.depth.clone(),
+            cache: Default::default(),
+        };
+        let mut at = r.scope_of_def(r.lookup(&first.name).into_iter().find(|d| r.scope_of_def(Some(*d)).is_some()))?;
+        for seg in rest {
+            let id = self.defs.lookup_in(at, &seg.name).into_iter().find(|d| self.scope_of_def(Some(*d)).is_some());
+            at = self.scope_of_def(id)?;
+        }
+        Some(at)
+    }
+
+    fn scope_of_def(&self, id: Option<DefId>) -> Option<ScopeId> {
+        let id = id?;
+        match &self.defs.def(id).kind {
+            DefKind::NamespaceAlias { target } => {
+                let r = self.for_def(id);
+                r.scope_of_path(&target.segments, self.defs.def(id).scope)
+            }
+            _ => self.defs.inner_scope(id),
+        }
+    }
+
+    /// The definition a (possibly qualified) path names.
+    pub fn def_of_path(&self, p: &PathRef) -> Option<DefId> {
+        let found = self.defs_of_path(p);
+        found.into_iter().next()
+    }
+
+    pub fn defs_of_path(&self, p: &PathRef) -> Vec<DefId> {
+        if p.segments.len() == 1 && !p.global {
+            return self.lookup(p.name());
+        }
+        let qualifiers = &p.segments[..p.segments.len() - 1];
+        let scope = if qualifiers.is_empty() {
+            Some(ScopeId::GLOBAL)
+        } else if p.global {
+            self.scope_of_path(qualifiers, ScopeId::GLOBAL)
+        } else {
+            self.scope_of_path(qualifiers, self.scope)
+        };
+        match scope {
+            Some(s) => self.defs.lookup_in(s, p.name()),
+            None => Vec::new(),
+        }
+    }
+
+    /// The type a definition names, when it is a type (class, enum, alias).
+    pub fn type_of_def(&self, id: DefId, args: &[TemplateArg]) -> Option<Ty> {
+        let d = self.defs.def(id);
+        Some(match &d.kind {
+            DefKind::Class { .. } => Ty::new(TyKind::Class {
+                def: id,
+                name: Arc::from(self.defs.qualified_name(id)),
+                args: args.to_vec().into_boxed_slice(),
+            }),
+            DefKind::Enum { .. } => Ty::new(TyKind::Enum { def: id, name: Arc::from(self.defs.qualified_name(id)) }),
+            DefKind::Alias { target } => {
+                let Some(_guard) = Guard::enter(&self.depth) else { return Some(Ty::unknown()) };
+                let r = self.for_def(id);
+                let t = target.lower(&r).ty;
+                // an alias template's result depends on its arguments: not followed here
+                if d.generics.is_some() && !args.is_empty() {
+                    return Some(Ty::unknown());
+                }
+                Ty::alias(&d.name, t)
+            }
+            _ => return None,
+        })
+    }
+
+    /// The declared type of a variable, field or parameter-like definition.
+    pub fn value_type_of_def(&self, id: DefId) -> Ty {
+        let d = self.defs.def(id);
+        let r = self.for_def(id);
+        match &d.kind {
+            DefKind::Variable { ty, .. } => ty.lower(&r).ty,
+            DefKind::Field(f) => f.ty.lower(&r).ty,
+            DefKind::Enumerator { parent, .. } => r.type_of_def(*parent, &[]).unwrap_or_else(Ty::unknown),
+            DefKind::Function(f) => {
+                let ret = f.ret.as_ref().map_or_else(Ty::void, |t| t.lower(&r).ty);
+                Ty::function(ret, f.params.iter().map(|p| crate::ty::decay(p.ty.lower(&r).ty)).collect(), f.variadic)
+            }
+            _ => Ty::unknown(),
+        }
+    }
+}
+
+impl TypeEnv for Resolver<'_> {
+    fn resolve_type(&self, path: &PathRef, args: &[TemplateArg]) -> Option<Ty> {
+        if path.segments.len() == 1
+            && !path.global
+            && let Some(g) = self.generics.as_ref().and_then(|g| g.find(path.name()))
+        {
+            return Some(Ty::param(&g.name));
+        }
+        // a qualifier that is a template parameter: a dependent member type
+        if path.segments.len() > 1
+            && let Some(g) = &self.generics
+            && g.find(&path.segments[0].name).is_some()
+        {
+            return Some(Ty::unknown());
+        }
+        let found = self.defs_of_path(path);
+        found.iter().find_map(|id| self.type_of_def(*id, args))
+    }
+
+    fn const_value(&self, expr: &str) -> Option<i64> {
+        let ids = self.lookup(expr.trim());
+        ids.iter().find_map(|id| match &self.defs.def(*id).kind {
+            DefKind::Variable { value, .. } => *value,
+            DefKind::Enumerator { value, .. } => *value,
+            _ => None,
+        })
+    }
+}
+
+/// Infers the types of a body.
+pub fn infer_body(body: &Body, resolver: &Resolver<'_>, function: Option<DefId>, in_template: bool) -> InferenceResult {
+    let mut cx = Ctx {
+        body,
+        r: resolver,
+        lib: Stdlib::get(),
+        out: InferenceResult {
+            expr_types: vec![Ty::unknown(); body.exprs.len()],
+            local_types: vec![Ty::unknown(); body.locals.len()],
+            in_template,
+            ..InferenceResult::default()
+        },
+        ret: function.map(|f| resolver.value_type_of_def(f)).and_then(|t| match t.kind() {
+            TyKind::Function(f) => Some(f.ret.clone()),
+            _ => None,
+        }),
+        class: class_of_scope(resolver.defs, resolver.scope),
+    };
+    for p in &body.params {
+        cx.local(*p);
+    }
+    if let Some(root) = body.root {
+        cx.stmt(root);
+    }
+    // expressions lowered outside statements (constructor initializers)
+    for i in 0..body.exprs.len() {
+        if cx.out.expr_types[i].is_unknown() && !cx.visited(ExprId(i as u32)) {
+            cx.expr(ExprId(i as u32), None);
+        }
+    }
+    cx.out
+}
+
+/// The class whose scope `scope` is, or encloses it.
+fn class_of_scope(defs: &Defs, scope: ScopeId) -> Option<DefId> {
+    defs.enclosing_scopes(scope).find(|s| defs.scope(*s).kind == ScopeKind::Class).and_then(|s| defs.scope(s).owner)
+}
+
+struct Ctx<'a> {
+    body: &'a Body,
+    r: &'a Resolver<'a>,
+    lib: &'static Stdlib,
+    out: InferenceResult,
+    /// What the function returns.
+    ret: Option<Ty>,
+    /// The class of a member function.
+    class: Option<DefId>,
+}
+
+impl Ctx<'_> {
+    fn visited(&self, e: ExprId) -> bool {
+        self.out.resolutions.contains_key(&e) || !self.out.expr_types[e.0 as usize].is_unknown()
+    }
+
+    fn set(&mut self, e: ExprId, t: Ty) -> Ty {
+        self.out.expr_types[e.0 as usize] = t.clone();
+        t
+    }
+
+    fn local(&mut self, id: LocalId) -> Ty {
+        let local = &self.body.locals[id.0 as usize];
+        let declared = local.ty.lower(self.r).ty;
+        let init_ty = local.init.map(|e| {
+            let expected = (!local.ty.is_auto()).then(|| declared.clone());
+            self.expr(e, expected.as_ref())
+        });
+        let t = match local.kind {
+            LocalKind::Binding { index } => {
+                // an element of the hidden object: a field of a class, an element of an array
+                let whole = init_ty.unwrap_or_else(Ty::unknown);
+                element_of(self.r, &whole.non_reference(), index as usize)
+            }
+            LocalKind::RangeElement => declared,
+            _ if local.ty.is_auto() => match init_ty {
+                Some(t) => {
+                    let t = t.non_reference();
+                    // `auto &r = x` keeps a reference; plain `auto` decays
+                    if local.ty.ops.iter().any(|o| matches!(o, crate::ty::TypeRefOp::Reference { .. })) {
+                        Ty::reference(t, None, Cv::NONE)
+                    } else if local.ty.ops.iter().any(|o| matches!(o, crate::ty::TypeRefOp::Pointer { .. })) {
+                        t
+                    } else {
+                        crate::ty::decay(t)
+                    }
+                }
+                None => Ty::unknown(),
+            },
+            _ => declared,
+        };
+        self.out.local_types[id.0 as usize] = t.clone();
+        t
+    }
+
+    fn stmt(&mut self, s: StmtId) {
+        match &self.body.stmts[s.0 as usize] {
+            Stmt::Expr(e) => {
+                self.expr(*e, None);
+            }
+            Stmt::Decl(locals) => {
+                for l in locals.clone() {
+                    self.local(l);
+                }
+            }
+            Stmt::Block(stmts) => {
+                for st in stmts.clone() {
+                    self.stmt(st);
+                }
+            }
+            Stmt::If { init, cond, then, other } => {
+                let (init, cond, then, other) = (*init, *cond, *then, *other);
+                self.opt_stmt(init);
+                if let Some(c) = cond {
+                    self.expr(c, None);
+                }
+                self.opt_stmt(then);
+                self.opt_stmt(other);
+            }
+            Stmt::While { cond, body } => {
+                let (cond, body) = (*cond, *body);
+                if let Some(c) = cond {
+                    self.expr(c, None);
+                }
+                self.opt_stmt(body);
+            }
+            Stmt::Do { body, cond } => {
+                let (cond, body) = (*cond, *body);
+                self.opt_stmt(body);
+                if let Some(c) = cond {
+                    self.expr(c, None);
+                }
+            }
+            Stmt::For { init, cond, step, body } => {
+                let (init, cond, step, body) = (*init, *cond, *step, *body);
+                self.opt_stmt(init);
+                if let Some(c) = cond {
+                    self.expr(c, None);
+                }
+                if let Some(c) = step {
+                    self.expr(c, None);
+                }
+                self.opt_stmt(body);
+            }
+            Stmt::RangeFor { var, range, body } => {
+                let (var, range, body) = (*var, *range, *body);
+                let range_ty = range.map(|r| self.expr(r, None));
+                if let Some(v) = var {
+                    let local = &self.body.locals[v.0 as usize];
+                    let t = if local.ty.is_auto() {
+                        let elem = match range_ty.map(|t| t.non_reference().strip()) {
+                            Some(t) => match t.kind() {
+                                TyKind::Array { elem, .. } => elem.clone(),
+                                _ => Ty::unknown(),
+                            },
+                            None => Ty::unknown(),
+                        };
+                        if local.ty.ops.iter().any(|o| matches!(o, crate::ty::TypeRefOp::Reference { .. })) {
+                            Ty::reference(elem, None, Cv::NONE)
+                        } else {
+                            elem
+                        }
+                    } else {
+                        local.ty.lower(self.r).ty
+                    };
+                    self.out.local_types[v.0 as usize] = t;
+                }
+                self.opt_stmt(body);
+            }
+            Stmt::Switch { init, cond, body } => {
+                let (init, cond, body) = (*init, *cond, *body);
+                self.opt_stmt(init);
+                if let Some(c) = cond {
+                    self.expr(c, None);
+                }
+                self.opt_stmt(body);
+            }
+            Stmt::Case(e) => {
+                if let Some(e) = *e {
+                    self.expr(e, None);
+                }
+            }
+            Stmt::Return(e) => {
+                if let Some(e) = *e {
+                    let expected = self.ret.clone();
+                    self.expr(e, expected.as_ref());
+                }
+            }
+            Stmt::Other => {}
+        }
+    }
+
+    fn opt_stmt(&mut self, s: Option<StmtId>) {
+        if let Some(s) = s {
+            self.stmt(s);
+        }
+    }
+
+    /// The type of an expression; `expected` is the type its context wants (a
+    /// declaration's, a return's), which gives braced lists their type.
+    fn expr(&mut self, e: ExprId, expected: Option<&Ty>) -> Ty {
+        let t = self.expr_inner(e, expected);
+        self.set(e, t)
+    }
+
+    fn expr_inner(&mut self, e: ExprId, expected: Option<&Ty>) -> Ty {
+        match &self.body.exprs[e.0 as usize] {
+            Expr::Missing => Ty::unknown(),
+            Expr::Literal(l) => literal_type(*l),
+            Expr::Local(l) => {
+                let l = *l;
+                self.out.resolutions.insert(e, Resolution::Local(l));
+                let t = self.out.local_types[l.0 as usize].clone();
+                lvalue(t)
+            }
+            Expr::Path(p) => {
+                let p = p.clone();
+                self.path(e, &p)
+            }
+            Expr::This => match self.class {
+                Some(c) => match self.r.type_of_def(c, &[]) {
+                    Some(t) => Ty::pointer(t, None, Cv::NONE),
+                    None => Ty::unknown(),
+                },
+                None => Ty::unknown(),
+            },
+            Expr::Unary { op, expr } => {
+                let (op, inner) = (*op, *expr);
+                let t = self.expr(inner, None).non_reference();
+                unary_type(op, &t)
+            }
+            Expr::Binary { op, lhs, rhs } => {
+                let (op, lhs, rhs) = (*op, *lhs, *rhs);
+                let a = self.expr(lhs, None).non_reference();
+                let b = self.expr(rhs, None).non_reference();
+                binary_type(op, &a, &b)
+            }
+            Expr::Assign { lhs, rhs, .. } => {
+                let (lhs, rhs) = (*lhs, *rhs);
+                let a = self.expr(lhs, None);
+                let target = a.non_reference();
+                self.expr(rhs, Some(&target));
+                a
+            }
+            Expr::Conditional { cond, then, other } => {
+                let (cond, then, other) = (*cond, *then, *other);
+                self.expr(cond, None);
+                let a = self.expr(then, expected).non_reference();
+                let b = self.expr(other, expected).non_reference();
+                if a == b {
+                    a
+                } else if a.is_numeric() && b.is_numeric() {
+                    binary_type(BinaryOp::Add, &a, &b)
+                } else if a.is_unknown() {
+                    b
+                } else {
+                    a
+                }
+            }
+            Expr::Comma { lhs, rhs } => {
+                let (lhs, rhs) = (*lhs, *rhs);
+                self.expr(lhs, None);
+                self.expr(rhs, expected)
+            }
+            Expr::Call { callee, args } => {
+                let (callee, args) = (*callee, args.clone());
+                self.call(e, callee, &args)
+            }
+            Expr::Member { base, name, arrow, .. } => {
+                let (base, name, arrow) = (*base, name.clone(), *arrow);
+                let t = self.expr(base, None).non_reference();
+                let t = if arrow {
+                    match t.strip().kind() {
+                        TyKind::Pointer { pointee, .. } => pointee.clone(),
+                        _ => Ty::unknown(),
+                    }
+                } else {
+                    t
+                };
+                self.member(e, &t, &name).map_or_else(Ty::unknown, lvalue)
+            }
+            Expr::Index { base, index } => {
+                let (base, index) = (*base, *index);
+                let t = self.expr(base, None).non_reference();
+                self.expr(index, None);
+                let elem = match t.strip().kind() {
+                    TyKind::Array { elem, .. } => elem.clone(),
+                    TyKind::Pointer { pointee, .. } => pointee.clone(),
+                    TyKind::Vector { elem, .. } => Ty::scalar(*elem),
+                    TyKind::Matrix { elem, rows, .. } => Ty::vector(*elem, *rows),
+                    _ => self.library_subscript(&t),
+                };
+                lvalue(elem)
+            }
+            Expr::Cast { ty, expr } => {
+                let (ty, inner) = (ty.clone(), *expr);
+                let target = ty.lower(self.r).ty;
+                self.expr(inner, None);
+                target
+            }
+            Expr::Construct { ty, args, .. } => {
+                let (ty, args) = (ty.clone(), args.clone());
+                let target = ty.lower(self.r).ty;
+                for a in args {
+                    self.expr(a, None);
+                }
+                self.out.resolutions.insert(e, Resolution::Type(target.clone()));
+                target
+            }
+            Expr::InitList { elems } => {
+                let elems = elems.clone();
+                let elem_expected = expected.and_then(|t| match t.strip().kind() {
+                    TyKind::Array { elem, .. } => Some(elem.clone()),
+                    _ => None,
+                });
+                for el in elems {
+                    self.expr(el, elem_expected.as_ref());
+                }
+                expected.cloned().unwrap_or_else(Ty::unknown)
+            }
+            Expr::SizeofType(_) | Expr::Alignof => Ty::scalar(Scalar::SizeT),
+            Expr::SizeofExpr(inner) => {
+                let inner = *inner;
+                self.expr(inner, None);
+                Ty::scalar(Scalar::SizeT)
+            }
+            Expr::Lambda { params, body } => {
+                let (params, body) = (params.clone(), *body);
+                for p in params {
+                    self.local(p);
+                }
+                if let Some(b) = body {
+                    let saved = self.ret.take();
+                    self.stmt(b);
+                    self.ret = saved;
+                }
+                Ty::unknown()
+            }
+        }
+    }
+
+    /// A name used as a value.
+    fn path(&mut self, e: ExprId, p: &PathRef) -> Ty {
+        // a template parameter of the function or its class
+        if p.segments.len() == 1
+            && !p.global
+            && let Some(g) = self.r.generics.as_ref().and_then(|g| g.find(p.name()))
+        {
+            self.out.resolutions.insert(e, Resolution::Generic(g.name.clone()));
+            return match &g.kind {
+                crate::defs::GenericKind::Value { ty } => ty.lower(self.r).ty,
+                _ => Ty::unknown(),
+            };
+        }
+        // dependent: `T::value`
+        if p.segments.len() > 1
+            && let Some(g) = &self.r.generics
+            && g.find(&p.segments[0].name).is_some()
+        {
+            self.out.resolutions.insert(e, Resolution::Generic(p.segments[0].name.clone()));
+            return Ty::unknown();
+        }
+        let found = self.r.defs_of_path(p);
+        if let Some(&id) = found.first() {
+            self.out.resolutions.insert(e, Resolution::Def(id));
+            return match &self.r.defs.def(id).kind {
+                DefKind::Variable { .. } | DefKind::Field(_) => lvalue(self.r.value_type_of_def(id)),
+                DefKind::Enumerator { .. } | DefKind::Function(_) => self.r.value_type_of_def(id),
+                _ => {
+                    let args = self.lower_args(p);
+                    match self.r.type_of_def(id, &args) {
+                        Some(t) => {
+                            self.out.resolutions.insert(e, Resolution::Type(t.clone()));
+                            t
+                        }
+                        None => Ty::unknown(),
+                    }
+                }
+            };
+        }
+        // the library
+        let namespace: Vec<&str> = p.segments[..p.segments.len() - 1].iter().map(|s| &*s.name).collect();
+        let entries = if namespace.is_empty() {
+            self.lib.lookup(p.name()).to_vec()
+        } else {
+            self.lib.lookup_qualified(&namespace.join("::"), p.name())
+        };
+        for entry in &entries {
+            match entry {
+                Entry::Function(f) => {
+                    self.out.resolutions.insert(e, Resolution::Library(f.name));
+                    return Ty::unknown();
+                }
+                Entry::Constant(c) => {
+                    self.out.resolutions.insert(e, Resolution::Library(c.name));
+                    return library_text_type(c.ty);
+                }
+                Entry::EnumMember(en, m) => {
+                    self.out.resolutions.insert(e, Resolution::Library(m.name));
+                    return Ty::library(en.name, Vec::new());
+                }
+                Entry::Type(_) | Entry::Enum(_) => {
+                    let args = self.lower_args(p);
+                    if let Some(t) = crate::ty::library_type(p.name(), &args) {
+                        self.out.resolutions.insert(e, Resolution::Type(t.clone()));
+                        return t;
+                    }
+                }
+                _ => {}
+            }
+        }
+        // a numeric type used as a value (`float4` in `float4(...)` parsed as a call)
+        if let Some(t) = crate::ty::library_type(p.name(), &self.lower_args(p)) {
+            self.out.resolutions.insert(e, Resolution::Type(t.clone()));
+            return t;
+        }
+        // names of the implementation (`__builtin_*`, `__metal_*`)
+        if !p.name().starts_with("__") {
+            self.out.unresolved_names.push(e);
+        }
+        Ty::unknown()
+    }
+
+    fn lower_args(&self, p: &PathRef) -> Vec<TemplateArg> {
+        let Some(args) = p.segments.last().and_then(|s| s.args.as_ref()) else { return Vec::new() };
+        let tr = TypeRef { base: crate::ty::TypeBase::Path(p.clone()), ..TypeRef::unknown() };
+        match tr.lower(self.r).ty.strip().kind() {
+            TyKind::Class { args, .. } | TyKind::Library { args, .. } => args.to_vec(),
+            _ => args
+                .iter()
+                .map(|a| match a {
+                    crate::ty::TypeArgRef::Type(t) => TemplateArg::Type(t.lower(self.r).ty),
+                    crate::ty::TypeArgRef::Value(v) => TemplateArg::Value(*v),
+                    crate::ty::TypeArgRef::Expr(x) => TemplateArg::Name(x.clone()),
+                })
+                .collect(),
+        }
+    }
+
+    fn call(&mut self, e: ExprId, callee: ExprId, args: &[ExprId]) -> Ty {
+        let arg_types: Vec<Ty> = args.iter().map(|a| self.expr(*a, None).non_reference()).collect();
+        match self.body.exprs[callee.0 as usize].clone() {
+            Expr::Member { base, name, arrow, .. } => {
+                let t = self.expr(base, None).non_reference();
+                let recv = if arrow {
+                    match t.strip().kind() {
+                        TyKind::Pointer { pointee, .. } => pointee.clone(),
+                        _ => Ty::unknown(),
+                    }
+                } else {
+                    t
+                };
+                let result = self.method_call(callee, &recv, &name, &arg_types);
+                if result.is_none() && !recv.is_uncertain() {
+                    self.out.unresolved_calls.push(e);
+                }
+                result.unwrap_or_else(Ty::unknown)
+            }
+            _ => {
+                let callee_ty = self.expr(callee, None);
+                match self.out.resolutions.get(&callee).cloned() {
+                    Some(Resolution::Library(name)) => {
+                        let r = self.library_call(name, &arg_types);
+                        if r.is_none() && !arg_types.iter().any(Ty::is_uncertain) {
+                            self.out.unresolved_calls.push(e);
+                        }
+                        r.unwrap_or_else(Ty::unknown)
+                    }
+                    Some(Resolution::Type(t)) => t,
+                    Some(Resolution::Def(id)) => self.def_call(e, callee, id, &arg_types),
+                    Some(Resolution::Generic(_)) => Ty::unknown(),
+                    Some(Resolution::Local(_)) | None => match callee_ty.non_reference().strip().kind() {
+                        TyKind::Function(f) => f.ret.clone(),
+                        TyKind::Pointer { pointee, .. } => match pointee.strip().kind() {
+                            TyKind::Function(f) => f.ret.clone(),
+                            _ => Ty::unknown(),
+                        },
+                        _ => {
+                            if !callee_ty.is_uncertain() {
+                                self.out.unresolved_calls.push(e);
+                            }
+                            Ty::unknown()
+                        }
+                    },
+                    Some(_) => Ty::unknown(),
+                }
+            }
+        }
+    }
+
+    /// A call of a unit function: the overload whose parameters take the arguments.
+    fn def_call(&mut self, e: ExprId, callee: ExprId, id: DefId, args: &[Ty]) -> Ty {
+        let defs = self.r.defs;
+        if !matches!(defs.def(id).kind, DefKind::Function(_)) {
+            return match &defs.def(id).kind {
+                DefKind::Variable { .. } | DefKind::Field(_) => Ty::unknown(),
+                _ => Ty::unknown(),
+            };
+        }
+        // the overload set: every function of that name in the scope that declares it
+        let d = defs.def(id);
+        let candidates: Vec<DefId> = defs
+            .lookup_in(d.scope, &d.name)
+            .into_iter()
+            .filter(|c| matches!(defs.def(*c).kind, DefKind::Function(_)))
+            .collect();
+        let candidates = if candidates.is_empty() { vec![id] } else { candidates };
+        let mut best: Option<(u32, DefId)> = None;
+        for c in candidates {
+            let DefKind::Function(f) = &defs.def(c).kind else { continue };
+            let required = f.params.iter().take_while(|p| !p.has_default).count();
+            if args.len() < required || (args.len() > f.params.len() && !f.variadic) {
+                continue;
+            }
+            let r = self.r.for_def(c);
+            let mut cost = 0;
+            let mut ok = true;
+            for (p, a) in f.params.iter().zip(args) {
+                let pt = crate::ty::decay(p.ty.lower(&r).ty).non_reference();
+                match conversion_cost(a, &pt) {
+                    Some(k) => cost += k,
+                    None => {
+                        ok = false;
+                        break;
+                    }
+                }
+            }
+            if ok && best.is_none_or(|(b, _)| cost < b) {
+                best = Some((cost, c));
+            }
+        }
+        let Some((_, chosen)) = best else {
+            if !args.iter().any(Ty::is_uncertain) {
+                self.out.unresolved_calls.push(e);
+            }
+            return Ty::unknown();
+        };
+        self.out.resolutions.insert(callee, Resolution::Def(chosen));
+        let DefKind::Function(f) = &defs.def(chosen).kind else { return Ty::unknown() };
+        let r = self.r.for_def(chosen);
+        let ret = f.ret.as_ref().map_or_else(Ty::void, |t| t.lower(&r).ty);
+        // a function template: its parameters deduced from the arguments
+        if ret.is_uncertain() {
+            let mut bound: FxHashMap<Arc<str>, Ty> = FxHashMap::default();
+            for (p, a) in f.params.iter().zip(args) {
+                deduce(&crate::ty::decay(p.ty.lower(&r).ty).non_reference(), a, &mut bound);
+            }
+            return substitute(&ret, &bound);
+        }
+        ret
+    }
+
+    /// A call of a library function by its overloads.
+    fn library_call(&mut self, name: &str, args: &[Ty]) -> Option<Ty> {
+        let overloads: Vec<&'static msl_stdlib::Overload> =
+            self.lib.functions(name).flat_map(|f| f.overloads.iter()).collect();
+        resolve_library_overloads(&overloads, args, &FxHashMap::default())
+    }
+
+    /// `recv.name(args)`: a member function of a class of the unit or of a library type.
+    fn method_call(&mut self, callee: ExprId, recv: &Ty, name: &str, args: &[Ty]) -> Option<Ty> {
+        match recv.strip().kind() {
+            TyKind::Class { def, .. } => {
+                let inner = self.r.defs.inner_scope(*def)?;
+                let mut found = self.r.defs.lookup_in(inner, name);
+                if found.is_empty() {
+                    found = self.r.lookup_in_bases(*def, name, 0);
+                }
+                let id = *found.first()?;
+                self.out.resolutions.insert(callee, Resolution::Def(id));
+                let t = self.r.value_type_of_def(id);
+                match t.kind() {
+                    TyKind::Function(f) => Some(f.ret.clone()),
+                    _ => Some(Ty::unknown()),
+                }
+            }
+            TyKind::Library { name: type_name, args: targs } => {
+                let methods: Vec<&'static msl_stdlib::Method> = self.lib.method(type_name, name).collect();
+                if methods.is_empty() {
+                    return None;
+                }
+                self.out.resolutions.insert(callee, Resolution::LibraryMethod(methods[0].name));
+                let bound = class_bindings(type_name, targs);
+                let overloads: Vec<&'static msl_stdlib::Overload> =
+                    methods.iter().flat_map(|m| m.overloads.iter()).collect();
+                Some(resolve_library_overloads(&overloads, args, &bound).unwrap_or_else(Ty::unknown))
+            }
+            TyKind::Unknown | TyKind::Param(_) => Some(Ty::unknown()),
+            _ => None,
+        }
+    }
+
+    /// `x.name`: a field of a class, components of a vector, a data member of a library
+    /// type.
+    fn member(&mut self, e: ExprId, t: &Ty, name: &str) -> Option<Ty> {
+        match t.strip().kind() {
+            TyKind::Class { def, .. } => {
+                let inner = self.r.defs.inner_scope(*def)?;
+                let mut found = self.r.defs.lookup_in(inner, name);
+                if found.is_empty() {
+                    found = self.r.lookup_in_bases(*def, name, 0);
+                }
+                let id = *found.first()?;
+                self.out.resolutions.insert(e, Resolution::Def(id));
+                Some(self.r.value_type_of_def(id))
+            }
+            TyKind::Vector { elem, len, .. } => {
+                let n = swizzle_len(name, *len)?;
+                self.out.resolutions.insert(e, Resolution::Swizzle);
+                Some(if n == 1 { Ty::scalar(*elem) } else { Ty::vector(*elem, n) })
+            }
+            TyKind::Library { name: type_name, args } => {
+                let member = self.lib.members_of(type_name).iter().find(|m| m.name == name)?;
+                self.out.resolutions.insert(e, Resolution::LibraryMember(member.name));
+                let bound = class_bindings(type_name, args);
+                let ty = library_member_type(member.ty);
+                Some(substitute(&ty, &bound))
+            }
+            TyKind::Unknown | TyKind::Param(_) => Some(Ty::unknown()),
+            _ => None,
+        }
+    }
+
+    /// `x[i]` on a library type with `operator[]` (`array<T, N>`, tensors).
+    fn library_subscript(&mut self, t: &Ty) -> Ty {
+        if let TyKind::Library { name, args } = t.strip().kind() {
+            if *name == "array" || *name == "array_ref" {
+                if let Some(TemplateArg::Type(elem)) = args.first() {
+                    return elem.clone();
+                }
+            }
+            let bound = class_bindings(name, args);
+            let overloads: Vec<&'static msl_stdlib::Overload> =
+                self.lib.method(name, "operator[]").flat_map(|m| m.overloads.iter()).collect();
+            if let Some(r) = resolve_library_overloads(&overloads, &[Ty::scalar(Scalar::Int)], &bound) {
+                return r;
+            }
+        }
+        Ty::unknown()
+    }
+}
+
+/// The type a library constant's text names, parsed once per text.
+fn library_text_type(text: &'static str) -> Ty {
+    cached_text_type(text, false)
+}
+
+/// The type of a library type's data member, its class's parameters as placeholders;
+/// parsed once per text.
+fn library_member_type(text: &'static str) -> Ty {
+    cached_text_type(text, true)
+}
+
+fn cached_text_type(text: &'static str, placeholders: bool) -> Ty {
+    type Cache = std::sync::Mutex<FxHashMap<(usize, bool), Ty>>;
+    static CACHE: std::sync::OnceLock<Cache> = std::sync::OnceLock::new();
+    let key = (text.as_ptr() as usize, placeholders);
+    let cache = CACHE.get_or_init(Default::default);
+    if let Ok(c) = cache.lock()
+        && let Some(t) = c.get(&key)
+    {
+        return t.clone();
+    }
+    let t = match crate::ty::parse_type_text(text) {
+        Some(t) if placeholders => t.lower(&LibraryPlaceholders).ty,
+        Some(t) => t.lower(&crate::ty::LibraryOnly).ty,
+        None => Ty::unknown(),
+    };
+    if let Ok(mut c) = cache.lock() {
+        c.insert(key, t.clone());
+    }
+    t
+}
+
+/// Library names in member types resolve as placeholders (see [`crate::ty::signature`]).
+struct LibraryPlaceholders;
+
+impl TypeEnv for LibraryPlaceholders {
+    fn resolve_type(&self, path: &PathRef, args: &[TemplateArg]) -> Option<Ty> {
+        (path.segments.len() == 1 && crate::ty::library_type(path.name(), args).is_none())
+            .then(|| Ty::param(path.name()))
+    }
+}
+
+/// An object's type as an expression designating it: a reference to it (an lvalue).
+fn lvalue(t: Ty) -> Ty {
+    if t.is_unknown() || matches!(t.strip().kind(), TyKind::Reference { .. } | TyKind::Function(_)) {
+        return t;
+    }
+    Ty::reference(t, None, Cv::NONE)
+}
+
+fn literal_type(l: Literal) -> Ty {
+    match l {
+        Literal::Int { value, unsigned, long } => Ty::scalar(match (unsigned, long) {
+            (true, true) => Scalar::ULong,
+            (false, true) => Scalar::Long,
+            (true, false) if value > u64::from(u32::MAX) => Scalar::ULong,
+            (true, false) => Scalar::UInt,
+            (false, false) if value > i32::MAX as u64 => Scalar::Long,
+            (false, false) => Scalar::Int,
+        }),
+        Literal::Float { half: true, .. } => Ty::scalar(Scalar::Half),
+        Literal::Float { bfloat: true, .. } => Ty::scalar(Scalar::BFloat),
+        // Metal has no `double`: an unsuffixed floating literal is a `float`
+        Literal::Float { .. } => Ty::scalar(Scalar::Float),
+        Literal::Bool(_) => Ty::bool(),
+        Literal::Char => Ty::scalar(Scalar::Char),
+        Literal::String => Ty::pointer(Ty::scalar(Scalar::Char), Some(AddressSpace::Constant), Cv::CONST),
+        Literal::Nullptr => Ty::new(TyKind::Nullptr),
+    }
+}
+
+/// Integer promotion: `bool`, `char` and `short` operands become `int`.
+fn promote(s: Scalar) -> Scalar {
+    match s {
+        Scalar::Bool | Scalar::Char | Scalar::UChar | Scalar::Short | Scalar::UShort => Scalar::Int,
+        s => s,
+    }
+}
+
+/// The usual arithmetic conversions of two scalars.
+fn common_scalar(a: Scalar, b: Scalar) -> Scalar {
+    if a.is_float() || b.is_float() {
+        return match (a.is_float(), b.is_float()) {
+            (true, true) => {
+                if a.rank() >= b.rank() {
+                    a
+                } else {
+                    b
+                }
+            }
+            (true, false) => a,
+            _ => b,
+        };
+    }
+    let (a, b) = (promote(a), promote(b));
+    if a == b {
+        return a;
+    }
+    let (ua, ub) = (!a.is_signed(), !b.is_signed());
+    if ua == ub {
+        return if a.rank() >= b.rank() { a } else { b };
+    }
+    let (u, s) = if ua { (a, b) } else { (b, a) };
+    if u.rank() >= s.rank() {
+        u
+    } else if s.size() > u.size() {
+        s
+    } else {
+        match s {
+            Scalar::Long | Scalar::PtrDiffT => Scalar::ULong,
+            _ => Scalar::UInt,
+        }
+    }
+}
+
+fn unary_type(op: UnaryOp, t: &Ty) -> Ty {
+    match op {
+        UnaryOp::Deref => match t.strip().kind() {
+            TyKind::Pointer { pointee, space, cv } => Ty::reference(pointee.clone(), *space, *cv),
+            TyKind::Array { elem, .. } => Ty::reference(elem.clone(), None, Cv::NONE),
+            _ => Ty::unknown(),
+        },
+        UnaryOp::AddrOf => {
+            if t.is_unknown() {
+                Ty::unknown()
+            } else {
+                Ty::pointer(t.clone(), None, Cv::NONE)
+            }
+        }
+        UnaryOp::Not => match t.strip().kind() {
+            TyKind::Vector { len, .. } => Ty::vector(Scalar::Bool, *len),
+            _ => Ty::bool(),
+        },
+        UnaryOp::Neg | UnaryOp::Plus | UnaryOp::BitNot => match t.strip().kind() {
+            TyKind::Scalar(s) => Ty::scalar(promote(*s)),
+            TyKind::Enum { .. } => Ty::scalar(Scalar::Int),
+            _ => t.clone(),
+        },
+        UnaryOp::PreInc | UnaryOp::PreDec | UnaryOp::PostInc | UnaryOp::PostDec => t.clone(),
+    }
+}
+
+fn binary_type(op: BinaryOp, a: &Ty, b: &Ty) -> Ty {
+    let (sa, sb) = (a.strip(), b.strip());
+    if matches!(op, BinaryOp::And | BinaryOp::Or) {
+        return match (sa.kind(), sb.kind()) {
+            (TyKind::Vector { len, .. }, _) | (_, TyKind::Vector { len, .. }) => Ty::vector(Scalar::Bool, *len),
+            _ => Ty::bool(),
+        };
+    }
+    if op.is_comparison() {
+        return match (sa.kind(), sb.kind()) {
+            (TyKind::Vector { len, .. }, _) | (_, TyKind::Vector { len, .. }) => Ty::vector(Scalar::Bool, *len),
+            _ => Ty::bool(),
+        };
+    }
+    // pointer arithmetic
+    match (sa.kind(), sb.kind()) {
+        (TyKind::Pointer { .. }, TyKind::Pointer { .. }) if op == BinaryOp::Sub => return Ty::scalar(Scalar::PtrDiffT),
+        (TyKind::Pointer { .. }, _) => return a.clone(),
+        (TyKind::Array { elem, .. }, _) => return Ty::pointer(elem.clone(), None, Cv::NONE),
+        (_, TyKind::Pointer { .. }) if op == BinaryOp::Add => return b.clone(),
+        _ => {}
+    }
+    if matches!(op, BinaryOp::Shl | BinaryOp::Shr) {
+        return match sa.kind() {
+            TyKind::Scalar(s) => Ty::scalar(promote(*s)),
+            _ => a.clone(),
+        };
+    }
+    let scalar = |t: &TyKind| match t {
+        TyKind::Scalar(s) => Some(*s),
+        TyKind::Enum { .. } => Some(Scalar::Int),
+        _ => None,
+    };
+    match (sa.kind(), sb.kind()) {
+        (x, y) if scalar(x).is_some() && scalar(y).is_some() => {
+            Ty::scalar(common_scalar(scalar(x).unwrap_or(Scalar::Int), scalar(y).unwrap_or(Scalar::Int)))
+        }
+        // a vector with a scalar: the vector's type
+        (TyKind::Vector { .. }, y) if scalar(y).is_some() => sa.clone(),
+        (x, TyKind::Vector { .. }) if scalar(x).is_some() => sb.clone(),
+        (TyKind::Vector { elem: ea, len: la, .. }, TyKind::Vector { elem: eb, len: lb, .. }) if la == lb => {
+            Ty::vector(common_scalar(*ea, *eb), *la)
+        }
+        // matrices: `m * v`, `v * m`, `m * m`, with scalars
+        (TyKind::Matrix { elem, rows, .. }, TyKind::Vector { .. }) if op == BinaryOp::Mul => Ty::vector(*elem, *rows),
+        (TyKind::Vector { .. }, TyKind::Matrix { elem, cols, .. }) if op == BinaryOp::Mul => Ty::vector(*elem, *cols),
+        (TyKind::Matrix { elem, rows, .. }, TyKind::Matrix { cols, .. }) if op == BinaryOp::Mul => {
+            Ty::matrix(*elem, *cols, *rows)
+        }
+        (TyKind::Matrix { .. }, _) => sa.clone(),
+        (_, TyKind::Matrix { .. }) => sb.clone(),
+        _ => Ty::unknown(),
+    }
+}
+
+/// How many components a swizzle names (`xyz`, `rg`), when it is one for a vector of
+/// `len` elements.
+fn swizzle_len(name: &str, len: u8) -> Option<u8> {
+    if name.is_empty() || name.len() > 4 {
+        return None;
+    }
+    let xyzw = name.chars().all(|c| matches!(c, 'x' | 'y' | 'z' | 'w'));
+    let rgba = name.chars().all(|c| matches!(c, 'r' | 'g' | 'b' | 'a'));
+    if !xyzw && !rgba {
+        return None;
+    }
+    let index = |c: char| match c {
+        'x' | 'r' => 0,
+        'y' | 'g' => 1,
+        'z' | 'b' => 2,
+        _ => 3,
+    };
+    name.chars().all(|c| index(c) < len).then_some(name.len() as u8)
+}
+
+/// The `index`th element of a structured binding's object: a field of a class, an element
+/// of an array or vector.
+fn element_of(r: &Resolver<'_>, t: &Ty, index: usize) -> Ty {
+    match t.strip().kind() {
+        TyKind::Class { def, .. } => match &r.defs.def(*def).kind {
+            DefKind::Class { fields, .. } => {
+                let rr = r.for_def(*def);
+                fields.get(index).map_or_else(Ty::unknown, |f| f.ty.lower(&rr).ty)
+            }
+            _ => Ty::unknown(),
+        },
+        TyKind::Array { elem, .. } => elem.clone(),
+        TyKind::Vector { elem, .. } => Ty::scalar(*elem),
+        _ => Ty::unknown(),
+    }
+}
+
+/// The cost of passing an argument of type `from` for a parameter of type `to` (0 exact,
+/// 1 a promotion or a qualification, 2 a conversion), `None` when it cannot be passed.
+fn conversion_cost(from: &Ty, to: &Ty) -> Option<u32> {
+    let (f, t) = (from.strip(), to.strip());
+    if f == t || f.is_uncertain() || t.is_uncertain() {
+        return Some(0);
+    }
+    match (f.kind(), t.kind()) {
+        (TyKind::Scalar(_) | TyKind::Enum { .. }, TyKind::Scalar(_)) => Some(2),
+        (TyKind::Scalar(_), TyKind::Vector { .. }) => Some(2),
+        (TyKind::Vector { len: a, .. }, TyKind::Vector { len: b, .. }) if a == b => Some(2),
+        (TyKind::Pointer { pointee: a, .. }, TyKind::Pointer { pointee: b, .. }) if a.strip() == b.strip() => Some(1),
+        (TyKind::Pointer { .. }, TyKind::Pointer { pointee, .. }) if matches!(pointee.kind(), TyKind::Void) => Some(2),
+        (TyKind::Array { elem, .. }, TyKind::Pointer { pointee, .. }) if elem.strip() == pointee.strip() => Some(1),
+        (TyKind::Nullptr, TyKind::Pointer { .. }) => Some(1),
+        (TyKind::Class { def: a, .. }, TyKind::Class { def: b, .. }) if a == b => Some(0),
+        (TyKind::Library { name: a, .. }, TyKind::Library { name: b, .. }) if a == b => Some(1),
+        _ => None,
+    }
+}
+
+/// Binds the template parameters in `pattern` from `actual`.
+fn deduce(pattern: &Ty, actual: &Ty, bound: &mut FxHashMap<Arc<str>, Ty>) {
+    let actual = actual.strip();
+    match (pattern.strip().kind(), actual.kind()) {
+        (TyKind::Param(n), _) => {
+            bound.entry(n.clone()).or_insert_with(|| crate::ty::decay(actual.clone()));
+        }
+        (TyKind::Pointer { pointee: p, .. }, TyKind::Pointer { pointee: a, .. }) => deduce(p, a, bound),
+        (TyKind::Reference { target: p, .. }, _) => deduce(p, &actual, bound),
+        (TyKind::Array { elem: p, .. }, TyKind::Array { elem: a, .. }) => deduce(p, a, bound),
+        (TyKind::Library { args: pa, .. }, TyKind::Library { args: aa, .. })
+        | (TyKind::Class { args: pa, .. }, TyKind::Class { args: aa, .. }) => {
+            for (p, a) in pa.iter().zip(aa.iter()) {
+                if let (TemplateArg::Type(p), TemplateArg::Type(a)) = (p, a) {
+                    deduce(p, a, bound);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `t` with its template parameters replaced by what they are bound to.
+fn substitute(t: &Ty, bound: &FxHashMap<Arc<str>, Ty>) -> Ty {
+    match t.kind() {
+        TyKind::Param(n) => bound.get(n).cloned().unwrap_or_else(|| t.clone()),
+        TyKind::Pointer { pointee, space, cv } => Ty::pointer(substitute(pointee, bound), *space, *cv),
+        TyKind::Reference { target, space, cv, rvalue } => {
+            Ty::new(TyKind::Reference { target: substitute(target, bound), space: *space, cv: *cv, rvalue: *rvalue })
+        }
+        TyKind::Array { elem, len } => Ty::array(substitute(elem, bound), *len),
+        TyKind::Alias { target, .. } => substitute(target, bound),
+        TyKind::Library { name, args } => {
+            let args: Vec<TemplateArg> = args
+                .iter()
+                .map(|a| match a {
+                    TemplateArg::Type(t) => TemplateArg::Type(substitute(t, bound)),
+                    TemplateArg::Name(n) => match bound.get(n).map(|t| t.kind()) {
+                        // a non-type placeholder bound to a value
+                        Some(TyKind::Library { name: "__value", args }) => args.first().cloned().unwrap_or(a.clone()),
+                        _ => a.clone(),
+                    },
+                    other => other.clone(),
+                })
+                .collect();
+            crate::ty::library_type(name, &args).unwrap_or_else(|| Ty::library(name, args))
+        }
+        _ => t.clone(),
+    }
+}
+
+/// The placeholders a library type's template arguments bind (`texture2d<half>`: `T` is
+/// `half`), by the parameter names of the type's template.
+fn class_bindings(type_name: &str, args: &[TemplateArg]) -> FxHashMap<Arc<str>, Ty> {
+    let mut bound = FxHashMap::default();
+    let Some(def) = Stdlib::get().type_named(type_name) else { return bound };
+    let Some(template) = def.template else { return bound };
+    let inner = template.trim_start_matches("template").trim().trim_start_matches('<');
+    let inner = inner.strip_suffix('>').unwrap_or(inner);
+    for (param, arg) in msl_stdlib::split_top_level(inner).into_iter().zip(args) {
+        let decl = param.split('=').next().unwrap_or("").trim();
+        let Some(name) = decl.rsplit(|c: char| c.is_whitespace() || c == '.').next() else { continue };
+        if let TemplateArg::Type(t) = arg {
+            bound.insert(Arc::from(name), t.clone());
+        }
+    }
+    bound
+}
+
+/// The overload of `overloads` a call with `args` picks: an exact match of every
+/// placeholder first, then one that needs conversions of concrete parameters; the result
+/// type with placeholders bound, `None` when none applies.
+fn resolve_library_overloads(
+    overloads: &[&'static msl_stdlib::Overload],
+    args: &[Ty],
+    class: &FxHashMap<Arc<str>, Ty>,
+) -> Option<Ty> {
+    let sigs: Vec<(&'static msl_stdlib::Overload, Arc<LibSignature>)> =
+        overloads.iter().filter_map(|o| Some((*o, crate::ty::signature(o)?))).collect();
+    for strict in [true, false] {
+        for (o, sig) in &sigs {
+            if args.len() < sig.required() || (args.len() > sig.params.len() && !sig.variadic) {
+                continue;
+            }
+            let mut bound = class.clone();
+            if let Some(ret) = match_overload(o, sig, args, &mut bound, strict) {
+                return Some(ret);
+            }
+        }
+    }
+    None
+}
+
+fn match_overload(
+    o: &msl_stdlib::Overload,
+    sig: &LibSignature,
+    args: &[Ty],
+    bound: &mut FxHashMap<Arc<str>, Ty>,
+    strict: bool,
+) -> Option<Ty> {
+    // placeholders first from the arguments whose parameter is one
+    for (p, a) in sig.params.iter().zip(args) {
+        let pt = p.ty.non_reference();
+        if let TyKind::Param(name) = pt.strip().kind() {
+            let a = crate::ty::decay(a.strip());
+            if a.is_uncertain() {
+                continue;
+            }
+            match bound.get(name) {
+                Some(b) if *b != a && strict => return None,
+                Some(_) => {}
+                None => {
+                    if let Some(spec) = o.bindings.iter().find(|b| *b.name == **name)
+                        && let BindingSpec::Set(_, members) | BindingSpec::Types(members) = spec.spec
+                        && !members.iter().any(|m| type_name_matches(m, &a))
+                    {
+                        return None;
+                    }
+                    bound.insert(name.clone(), a);
+                }
+            }
+        } else {
+            deduce(&pt, a, bound);
+        }
+    }
+    // derived placeholders: `Tv = vec_of(T, 4)`, `Ti = int_of(T)`
+    for b in o.bindings {
+        if let BindingSpec::Derived(spec) = b.spec
+            && !bound.contains_key(b.name)
+            && let Some(t) = derive(spec, bound)
+        {
+            bound.insert(Arc::from(b.name), t);
+        }
+    }
+    // every concrete parameter must take its argument
+    for (p, a) in sig.params.iter().zip(args) {
+        let pt = substitute(&p.ty.non_reference(), bound);
+        if pt.is_uncertain() || a.is_uncertain() {
+            continue;
+        }
+        let a = a.strip();
+        let exact = crate::ty::decay(a.clone()) == pt.strip() || conversion_cost(&a, &pt) == Some(1);
+        if !exact && (strict || conversion_cost(&a, &pt).is_none()) {
+            return None;
+        }
+    }
+    Some(substitute(&sig.ret, bound))
+}
+
+/// Whether a type set's member name (`float`, `half4`, `int`) is the type `t`.
+fn type_name_matches(member: &str, t: &Ty) -> bool {
+    crate::ty::numeric_type(member).is_some_and(|m| m == t.strip()) || t.strip().to_string() == member
+}
+
+fn derive(spec: &str, bound: &FxHashMap<Arc<str>, Ty>) -> Option<Ty> {
+    let (func, args) = spec.strip_suffix(')')?.split_once('(')?;
+    let mut parts = args.split(',').map(str::trim);
+    let base = bound.get(parts.next()?)?.strip();
+    let scalar = base.scalar_of()?;
+    let len = base.vector_len();
+    let with = |s: Scalar| match len {
+        Some(n) => Ty::vector(s, n),
+        None => Ty::scalar(s),
+    };
+    Some(match func.trim() {
+        "vec_of" => Ty::vector(scalar, parts.next()?.parse().ok()?),
+        "scalar_of" => Ty::scalar(scalar),
+        "bool_of" => with(Scalar::Bool),
+        "int_of" => with(Scalar::Int),
+        "uint_of" => with(Scalar::UInt),
+        _ => return None,
+    })
+}
+
+/// Dumps every expression's type in source order, for `check_infer` tests: one line per
+/// expression with its text and type, and one per local.
+pub fn dump(body: &Body, map: &crate::body::BodySourceMap, result: &InferenceResult, text: &str) -> String {
+    use std::fmt::Write;
+    let mut lines: Vec<(u32, u32, String)> = Vec::new();
+    for (i, range) in map.local_ranges.iter().enumerate() {
+        let local = &body.locals[i];
+        if local.name.is_empty() {
+            continue;
+        }
+        lines.push((
+            u32::from(range.start()),
+            u32::from(range.end()),
+            format!("{} {}: {}", "local", local.name, result.local_types[i]),
+        ));
+    }
+    for (i, range) in map.expr_ranges.iter().enumerate() {
+        let t = &result.expr_types[i];
+        let snippet: String = text
+            .get(usize::from(range.start())..usize::from(range.end()))
+            .unwrap_or("")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let snippet = if snippet.chars().count() > 40 {
+            format!("{}...", snippet.chars().take(37).collect::<String>())
+        } else {
+            snippet
+        };
+        lines.push((u32::from(range.start()), u32::from(range.end()), format!("{snippet}: {t}")));
+    }
+    lines.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+    lines.dedup();
+    let mut out = String::new();
+    for (s, e, l) in lines {
+        let _ = writeln!(out, "{s}..{e} {l}");
+    }
+    out
+}
