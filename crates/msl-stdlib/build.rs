@@ -35,10 +35,35 @@ struct File {
 struct Overload {
     sig: String,
     #[serde(default, rename = "where")]
-    bindings: BTreeMap<String, Binding>,
+    bindings: Ordered,
     since: Option<String>,
     #[serde(default)]
     access: Vec<String>,
+}
+
+/// A `where` table in the order it is written: explicit template arguments bind the
+/// placeholders in that order.
+#[derive(Default)]
+struct Ordered(Vec<(String, Binding)>);
+
+impl<'de> Deserialize<'de> for Ordered {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Ordered;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a table of placeholders")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Ordered, A::Error> {
+                let mut out = Vec::new();
+                while let Some(entry) = map.next_entry::<String, Binding>()? {
+                    out.push(entry);
+                }
+                Ok(Ordered(out))
+            }
+        }
+        d.deserialize_map(V)
+    }
 }
 
 #[derive(Deserialize)]
@@ -74,7 +99,7 @@ struct Type {
     kind: String,
     template: Option<String>,
     #[serde(default, rename = "where")]
-    bindings: BTreeMap<String, Binding>,
+    bindings: Ordered,
     namespace: Option<String>,
     section: String,
     header: Option<String>,
@@ -288,9 +313,9 @@ impl Ctx {
         out
     }
 
-    fn bindings(&mut self, what: &str, b: &BTreeMap<String, Binding>) -> String {
+    fn bindings(&mut self, what: &str, b: &Ordered) -> String {
         let mut out = String::from("&[");
-        for (name, binding) in b {
+        for (name, binding) in &b.0 {
             let spec = match binding {
                 Binding::List(items) => {
                     format!("BindingSpec::Types(&[{}])", items.iter().map(|i| lit(i)).collect::<Vec<_>>().join(","))

@@ -30,6 +30,8 @@ struct Counts {
     unresolved_calls: usize,
     /// The kinds of expressions whose type is unknown, and the names left unresolved.
     causes: BTreeMap<String, usize>,
+    /// Examples of the cause asked for with `--show`: `path:line: text`.
+    examples: Vec<String>,
 }
 
 impl Counts {
@@ -44,6 +46,7 @@ impl Counts {
         for (k, v) in o.causes {
             *self.causes.entry(k).or_default() += v;
         }
+        self.examples.extend(o.examples);
     }
 }
 
@@ -52,12 +55,14 @@ pub fn run(args: &[String]) -> Result<u8, String> {
     let mut files = None;
     let mut filter = String::new();
     let mut causes = 15usize;
+    let mut show = String::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--root" => root = PathBuf::from(it.next().ok_or("--root needs a folder")?),
             "--files" => files = Some(PathBuf::from(it.next().ok_or("--files needs a file")?)),
             "--filter" => filter = it.next().cloned().unwrap_or_default(),
+            "--show" => show = it.next().cloned().ok_or("--show needs a cause")?,
             "--causes" => causes = it.next().and_then(|n| n.parse().ok()).ok_or("--causes needs a number")?,
             other => return Err(format!("unknown argument `{other}`")),
         }
@@ -68,7 +73,7 @@ pub fn run(args: &[String]) -> Result<u8, String> {
     let start = Instant::now();
     let next = AtomicUsize::new(0);
     let jobs = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-    let total = std::thread::scope(|s| {
+    let mut total = std::thread::scope(|s| {
         let handles: Vec<_> = (0..jobs)
             .map(|_| {
                 s.spawn(|| {
@@ -76,7 +81,7 @@ pub fn run(args: &[String]) -> Result<u8, String> {
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(u) = units.get(i) else { break };
-                        counts.add(unit_counts(&root, u));
+                        counts.add(unit_counts(&root, u, &show));
                     }
                     counts
                 })
@@ -93,6 +98,13 @@ pub fn run(args: &[String]) -> Result<u8, String> {
     let elapsed = start.elapsed().as_secs_f64();
     let mut top: Vec<(&String, &usize)> = total.causes.iter().collect();
     top.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    if !show.is_empty() {
+        total.examples.sort();
+        let step = (total.examples.len() / 40).max(1);
+        for ex in total.examples.iter().step_by(step) {
+            println!("{ex}");
+        }
+    }
     println!("largest causes of unknown types and unresolved names:");
     for (k, v) in top.into_iter().take(causes) {
         println!("  {v:>8}  {k}");
@@ -113,7 +125,7 @@ pub fn run(args: &[String]) -> Result<u8, String> {
     Ok(0)
 }
 
-fn unit_counts(root: &Path, u: &Unit) -> Counts {
+fn unit_counts(root: &Path, u: &Unit, show: &str) -> Counts {
     let mut c = Counts { units: 1, ..Counts::default() };
     let path = root.join(&u.path);
     let Ok(text) = std::fs::read(&path) else { return c };
@@ -126,7 +138,25 @@ fn unit_counts(root: &Path, u: &Unit) -> Counts {
         if result.in_template {
             continue;
         }
-        let (body, _) = &**msl_hir::function_body(db, f);
+        let (body, map) = &**msl_hir::function_body(db, f);
+        let fn_text = if show.is_empty() {
+            String::new()
+        } else {
+            msl_hir::function_green(db, f)
+                .as_ref()
+                .map(|g| msl_syntax::SyntaxNode::new_root(g.0.clone()).text().to_string())
+                .unwrap_or_default()
+        };
+        let mut examples = Vec::new();
+        let mut example = |cause: &str, i: usize| {
+            if cause == show
+                && let Some(r) = map.expr_ranges.get(i)
+                && let Some(t) = fn_text.get(usize::from(r.start())..usize::from(r.end()))
+            {
+                let t: String = t.split_whitespace().collect::<Vec<_>>().join(" ").chars().take(160).collect();
+                examples.push(format!("{}: {t}", u.path));
+            }
+        };
         for (i, e) in body.exprs.iter().enumerate() {
             if matches!(e, Expr::Missing | Expr::Lambda { .. }) {
                 continue;
@@ -135,7 +165,9 @@ fn unit_counts(root: &Path, u: &Unit) -> Counts {
             let t = &result.expr_types[i];
             if t.is_uncertain() {
                 c.unknown += 1;
-                *c.causes.entry(format!("unknown type: {}", kind_name(e))).or_default() += 1;
+                let cause = format!("unknown type: {}", kind_name(e));
+                example(&cause, i);
+                *c.causes.entry(cause).or_default() += 1;
             }
             if matches!(e, Expr::Path(_) | Expr::Local(_)) {
                 c.names += 1;
@@ -148,9 +180,15 @@ fn unit_counts(root: &Path, u: &Unit) -> Counts {
         c.unresolved_calls += result.unresolved_calls.len();
         for id in &result.unresolved_names {
             if let Expr::Path(p) = &body.exprs[id.0 as usize] {
-                *c.causes.entry(format!("unresolved name: {p}")).or_default() += 1;
+                let cause = format!("unresolved name: {p}");
+                example(&cause, id.0 as usize);
+                *c.causes.entry(cause).or_default() += 1;
             }
         }
+        for id in &result.unresolved_calls {
+            example("unresolved call", id.0 as usize);
+        }
+        c.examples.extend(examples);
     }
     c
 }

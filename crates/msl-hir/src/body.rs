@@ -132,7 +132,8 @@ pub enum Expr {
         base: ExprId,
         name: Arc<str>,
         arrow: bool,
-        template_args: bool,
+        /// Explicit template arguments (`v.template get<0>`).
+        template_args: Option<Vec<crate::ty::TypeArgRef>>,
     },
     Index {
         base: ExprId,
@@ -652,7 +653,10 @@ impl Lowerer {
             SyntaxKind::MEMBER_EXPR => {
                 let base = self.child_expr(node, 0);
                 let arrow = node.children_with_tokens().any(|e| e.kind() == SyntaxKind::ARROW);
-                let template_args = node.children().any(|c| c.kind() == SyntaxKind::TEMPLATE_ARG_LIST);
+                let template_args = node
+                    .children()
+                    .find_map(ast::TemplateArgList::cast)
+                    .map(|l| l.args().map(|a| crate::ty::arg_of(&a)).collect());
                 let name = node
                     .children_with_tokens()
                     .filter_map(|e| e.into_token())

@@ -135,6 +135,9 @@ pub struct FunctionData {
     pub is_static: bool,
     /// `const` after the parameters (a member function for const objects).
     pub is_const: bool,
+    /// An address space after the parameters (`T& operator[](int i) device`): the member
+    /// function of objects in that space.
+    pub object_space: Option<crate::ty::AddressSpace>,
     /// The function's number among the unit's functions, when it has a body or is
     /// otherwise one of them (see [`Defs::function_defs`]).
     pub function: Option<u32>,
@@ -198,6 +201,12 @@ impl Defs {
             out.extend(self.lookup_in(*inner, name));
         }
         out
+    }
+
+    /// The class a member belongs to.
+    pub fn owner_class(&self, id: DefId) -> Option<DefId> {
+        let scope = self.scope(self.def(id).scope);
+        if scope.kind == ScopeKind::Class { scope.owner } else { None }
     }
 
     /// The scope a definition opens (namespaces, classes, enums).
@@ -667,9 +676,13 @@ impl Collector {
         let data = FunctionData {
             ret,
             params,
-            variadic: list.as_ref().is_some_and(|l| l.is_variadic()),
+            // a trailing parameter pack takes any number of arguments
+            variadic: list.as_ref().is_some_and(|l| {
+                l.is_variadic() || l.params().last().and_then(|p| p.declarator()).is_some_and(|d| d.is_pack())
+            }),
             is_static: spec.as_ref().is_some_and(|s| s.has(SyntaxKind::STATIC_KW)),
             is_const: quals.iter().any(|t| t.kind() == SyntaxKind::CONST_KW),
+            object_space: quals.iter().find_map(|t| crate::ty::AddressSpace::from_keyword(t.text())),
             function: index,
             stage: f.stage(),
             qualified,

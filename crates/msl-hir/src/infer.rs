@@ -266,6 +266,27 @@ impl<'a> Resolver<'a> {
         })
     }
 
+    /// What the parameters of a class template stand for in `def<args>`: the arguments
+    /// given, then the defaults of the rest (which may use the earlier ones).
+    pub fn class_template_bindings(&self, def: DefId, args: &[TemplateArg]) -> FxHashMap<Arc<str>, Ty> {
+        let mut bound = FxHashMap::default();
+        let Some(g) = &self.defs.def(def).generics else { return bound };
+        let r = self.for_def(def);
+        for (i, p) in g.params.iter().enumerate() {
+            let t = match args.get(i) {
+                Some(TemplateArg::Type(t)) => t.clone(),
+                Some(TemplateArg::Value(v)) => value_placeholder(*v),
+                Some(_) => continue,
+                None => match &p.kind {
+                    crate::defs::GenericKind::Type { default: Some(d) } => substitute(&d.lower(&r).ty, &bound),
+                    _ => continue,
+                },
+            };
+            bound.insert(p.name.clone(), t);
+        }
+        bound
+    }
+
     /// The declared type of a variable, field or parameter-like definition.
     pub fn value_type_of_def(&self, id: DefId) -> Ty {
         let d = self.defs.def(id);
@@ -329,6 +350,8 @@ pub fn infer_body(body: &Body, resolver: &Resolver<'_>, function: Option<DefId>,
             _ => None,
         }),
         class: class_of_scope(resolver.defs, resolver.scope),
+        seen: vec![false; body.exprs.len()],
+        local_quals: vec![(None, Cv::NONE); body.locals.len()],
     };
     for p in &body.params {
         cx.local(*p);
@@ -338,7 +361,7 @@ pub fn infer_body(body: &Body, resolver: &Resolver<'_>, function: Option<DefId>,
     }
     // expressions lowered outside statements (constructor initializers)
     for i in 0..body.exprs.len() {
-        if cx.out.expr_types[i].is_unknown() && !cx.visited(ExprId(i as u32)) {
+        if !cx.seen[i] {
             cx.expr(ExprId(i as u32), None);
         }
     }
@@ -359,21 +382,24 @@ struct Ctx<'a> {
     ret: Option<Ty>,
     /// The class of a member function.
     class: Option<DefId>,
+    /// The expressions inferred (the rest are inferred at the end on their own).
+    seen: Vec<bool>,
+    /// The address space and constness each local is declared with.
+    local_quals: Vec<(Option<AddressSpace>, Cv)>,
 }
 
 impl Ctx<'_> {
-    fn visited(&self, e: ExprId) -> bool {
-        self.out.resolutions.contains_key(&e) || !self.out.expr_types[e.0 as usize].is_unknown()
-    }
-
     fn set(&mut self, e: ExprId, t: Ty) -> Ty {
+        self.seen[e.0 as usize] = true;
         self.out.expr_types[e.0 as usize] = t.clone();
         t
     }
 
     fn local(&mut self, id: LocalId) -> Ty {
         let local = &self.body.locals[id.0 as usize];
-        let declared = local.ty.lower(self.r).ty;
+        let lowered = local.ty.lower(self.r);
+        self.local_quals[id.0 as usize] = (lowered.space, lowered.cv);
+        let declared = lowered.ty;
         let init_ty = local.init.map(|e| {
             let expected = (!local.ty.is_auto()).then(|| declared.clone());
             self.expr(e, expected.as_ref())
@@ -511,6 +537,7 @@ impl Ctx<'_> {
     /// The type of an expression; `expected` is the type its context wants (a
     /// declaration's, a return's), which gives braced lists their type.
     fn expr(&mut self, e: ExprId, expected: Option<&Ty>) -> Ty {
+        self.seen[e.0 as usize] = true;
         let t = self.expr_inner(e, expected);
         self.set(e, t)
     }
@@ -523,7 +550,8 @@ impl Ctx<'_> {
                 let l = *l;
                 self.out.resolutions.insert(e, Resolution::Local(l));
                 let t = self.out.local_types[l.0 as usize].clone();
-                lvalue(t)
+                let (space, cv) = self.local_quals[l.0 as usize];
+                lvalue_in(t, space, cv)
             }
             Expr::Path(p) => {
                 let p = p.clone();
@@ -536,6 +564,15 @@ impl Ctx<'_> {
                 },
                 None => Ty::unknown(),
             },
+            Expr::Unary { op: UnaryOp::AddrOf, expr } => {
+                let inner = *expr;
+                let t = self.expr(inner, None);
+                // the address of an lvalue in a space points into that space
+                match t.strip().kind() {
+                    TyKind::Reference { target, space, cv, .. } => Ty::pointer(target.clone(), *space, *cv),
+                    _ => unary_type(UnaryOp::AddrOf, &t),
+                }
+            }
             Expr::Unary { op, expr } => {
                 let (op, inner) = (*op, *expr);
                 let t = self.expr(inner, None).non_reference();
@@ -580,29 +617,36 @@ impl Ctx<'_> {
             }
             Expr::Member { base, name, arrow, .. } => {
                 let (base, name, arrow) = (*base, name.clone(), *arrow);
-                let t = self.expr(base, None).non_reference();
-                let t = if arrow {
-                    match t.strip().kind() {
-                        TyKind::Pointer { pointee, .. } => pointee.clone(),
-                        _ => Ty::unknown(),
+                let t = self.expr(base, None);
+                let (object, space, cv) = object_of(&t, arrow);
+                match self.member(e, &object, &name) {
+                    // a member of an object in an address space is in that space, and
+                    // const in a const object
+                    Some(m) if !matches!(m.strip().kind(), TyKind::Reference { .. } | TyKind::Function(_)) => {
+                        Ty::reference(m, space, cv)
                     }
-                } else {
-                    t
-                };
-                self.member(e, &t, &name).map_or_else(Ty::unknown, lvalue)
+                    Some(m) => lvalue(m),
+                    None => Ty::unknown(),
+                }
             }
             Expr::Index { base, index } => {
                 let (base, index) = (*base, *index);
-                let t = self.expr(base, None).non_reference();
-                self.expr(index, None);
+                let whole = self.expr(base, None);
+                let index_ty = self.expr(index, None).non_reference();
+                let (t, space, cv) = object_of(&whole, false);
                 let elem = match t.strip().kind() {
+                    TyKind::Class { def, args, .. } => {
+                        let (def, args) = (*def, args.clone());
+                        return self.class_subscript(def, &args, (space, cv), &index_ty);
+                    }
+                    // an element of a pointer's target is in the pointer's space
+                    TyKind::Pointer { pointee, space, cv } => return Ty::reference(pointee.clone(), *space, *cv),
                     TyKind::Array { elem, .. } => elem.clone(),
-                    TyKind::Pointer { pointee, .. } => pointee.clone(),
                     TyKind::Vector { elem, .. } => Ty::scalar(*elem),
                     TyKind::Matrix { elem, rows, .. } => Ty::vector(*elem, *rows),
-                    _ => self.library_subscript(&t),
+                    _ => return lvalue(self.library_subscript(&t)),
                 };
-                lvalue(elem)
+                Ty::reference(elem, space, cv)
             }
             Expr::Cast { ty, expr } => {
                 let (ty, inner) = (ty.clone(), *expr);
@@ -676,7 +720,11 @@ impl Ctx<'_> {
         if let Some(&id) = found.first() {
             self.out.resolutions.insert(e, Resolution::Def(id));
             return match &self.r.defs.def(id).kind {
-                DefKind::Variable { .. } | DefKind::Field(_) => lvalue(self.r.value_type_of_def(id)),
+                DefKind::Variable { ty, .. } => {
+                    let lowered = ty.lower(&self.r.for_def(id));
+                    lvalue_in(lowered.ty, lowered.space, lowered.cv)
+                }
+                DefKind::Field(_) => lvalue(self.r.value_type_of_def(id)),
                 DefKind::Enumerator { .. } | DefKind::Function(_) => self.r.value_type_of_def(id),
                 _ => {
                     let args = self.lower_args(p);
@@ -706,6 +754,10 @@ impl Ctx<'_> {
                 Entry::Constant(c) => {
                     self.out.resolutions.insert(e, Resolution::Library(c.name));
                     return library_text_type(c.ty);
+                }
+                Entry::Keyword(k) if k.name == "as_type" => {
+                    self.out.resolutions.insert(e, Resolution::Library(k.name));
+                    return Ty::unknown();
                 }
                 Entry::EnumMember(en, m) => {
                     self.out.resolutions.insert(e, Resolution::Library(m.name));
@@ -753,16 +805,9 @@ impl Ctx<'_> {
         let arg_types: Vec<Ty> = args.iter().map(|a| self.expr(*a, None).non_reference()).collect();
         match self.body.exprs[callee.0 as usize].clone() {
             Expr::Member { base, name, arrow, .. } => {
-                let t = self.expr(base, None).non_reference();
-                let recv = if arrow {
-                    match t.strip().kind() {
-                        TyKind::Pointer { pointee, .. } => pointee.clone(),
-                        _ => Ty::unknown(),
-                    }
-                } else {
-                    t
-                };
-                let result = self.method_call(callee, &recv, &name, &arg_types);
+                let t = self.expr(base, None);
+                let (recv, space, cv) = object_of(&t, arrow);
+                let result = self.method_call(callee, &recv, (space, cv), &name, &arg_types);
                 if result.is_none() && !recv.is_uncertain() {
                     self.out.unresolved_calls.push(e);
                 }
@@ -771,12 +816,30 @@ impl Ctx<'_> {
             _ => {
                 let callee_ty = self.expr(callee, None);
                 match self.out.resolutions.get(&callee).cloned() {
+                    Some(Resolution::Library("as_type")) => {
+                        // `as_type<T>(x)`: the bits of `x` as a `T`
+                        let target = match self.callee_template_args(callee).first() {
+                            Some(TemplateArg::Type(t)) => t.clone(),
+                            _ => Ty::unknown(),
+                        };
+                        let arg = arg_types.first().cloned().unwrap_or_else(Ty::unknown);
+                        self.set(callee, Ty::function(target.clone(), vec![arg], false));
+                        target
+                    }
                     Some(Resolution::Library(name)) => {
-                        let r = self.library_call(name, &arg_types);
-                        if r.is_none() && !arg_types.iter().any(Ty::is_uncertain) {
-                            self.out.unresolved_calls.push(e);
+                        let explicit = self.callee_template_args(callee);
+                        match self.library_call(name, &arg_types, &explicit) {
+                            Some(f) => {
+                                self.set(callee, f.clone());
+                                fn_ret(&f)
+                            }
+                            None => {
+                                if !arg_types.iter().any(Ty::is_uncertain) {
+                                    self.out.unresolved_calls.push(e);
+                                }
+                                Ty::unknown()
+                            }
                         }
-                        r.unwrap_or_else(Ty::unknown)
                     }
                     Some(Resolution::Type(t)) => t,
                     Some(Resolution::Def(id)) => self.def_call(e, callee, id, &arg_types),
@@ -804,10 +867,7 @@ impl Ctx<'_> {
     fn def_call(&mut self, e: ExprId, callee: ExprId, id: DefId, args: &[Ty]) -> Ty {
         let defs = self.r.defs;
         if !matches!(defs.def(id).kind, DefKind::Function(_)) {
-            return match &defs.def(id).kind {
-                DefKind::Variable { .. } | DefKind::Field(_) => Ty::unknown(),
-                _ => Ty::unknown(),
-            };
+            return Ty::unknown();
         }
         // the overload set: every function of that name in the scope that declares it
         let d = defs.def(id);
@@ -817,18 +877,109 @@ impl Ctx<'_> {
             .filter(|c| matches!(defs.def(*c).kind, DefKind::Function(_)))
             .collect();
         let candidates = if candidates.is_empty() { vec![id] } else { candidates };
-        let mut best: Option<(u32, DefId)> = None;
-        for c in candidates {
+        let explicit = self.callee_template_args(callee);
+        let unit = self.pick_overload(&candidates, args, &explicit, &FxHashMap::default(), None);
+        // functions of the global namespace overload the library's of the same name (its
+        // names are visible there as through `using namespace metal`): an exact match of
+        // either wins, then the unit's, then the library's with conversions
+        let in_metal = |scope: ScopeId| {
+            scope == ScopeId::GLOBAL || {
+                let data = defs.scope(scope);
+                data.kind == ScopeKind::Namespace
+                    && data.parent == Some(ScopeId::GLOBAL)
+                    && data.owner.is_some_and(|o| &*defs.def(o).name == "metal")
+            }
+        };
+        // qualified by nothing but `metal`
+        let plain = match &self.body.exprs[callee.0 as usize] {
+            Expr::Path(p) => p.segments.len() == 1 || (p.segments.len() == 2 && &*p.segments[0].name == "metal"),
+            _ => true,
+        };
+        if in_metal(d.scope) && plain && unit.as_ref().is_none_or(|(_, _, cost)| *cost > 0) {
+            let name = self.lib.functions(&d.name).next().map(|f| f.name);
+            if let Some(name) = name
+                && let Some((f, exact)) = self.library_overload(name, args, &explicit)
+                && (exact || unit.is_none())
+            {
+                self.out.resolutions.insert(callee, Resolution::Library(name));
+                self.set(callee, f.clone());
+                return fn_ret(&f);
+            }
+        }
+        let Some((chosen, f, _)) = unit else {
+            if !args.iter().any(Ty::is_uncertain) {
+                self.out.unresolved_calls.push(e);
+            }
+            return Ty::unknown();
+        };
+        self.out.resolutions.insert(callee, Resolution::Def(chosen));
+        self.set(callee, f.clone());
+        fn_ret(&f)
+    }
+
+    /// The overload of `candidates` (functions of the unit) that takes `args` at the
+    /// lowest conversion cost, and its function type with template parameters bound:
+    /// those of its class from `class`, its own from `explicit` arguments, then deduced
+    /// from the arguments.
+    ///
+    /// `object` is the address space and constness of the object a member function is
+    /// called on: a non-const member does not take a const object, one qualified with an
+    /// address space takes objects in that space only, and an exact match of constness
+    /// is preferred.
+    fn pick_overload(
+        &self,
+        candidates: &[DefId],
+        args: &[Ty],
+        explicit: &[TemplateArg],
+        class: &FxHashMap<Arc<str>, Ty>,
+        object: Option<(Option<AddressSpace>, Cv)>,
+    ) -> Option<(DefId, Ty, u32)> {
+        let defs = self.r.defs;
+        let mut best: Option<(u32, DefId, Ty)> = None;
+        for &c in candidates {
             let DefKind::Function(f) = &defs.def(c).kind else { continue };
             let required = f.params.iter().take_while(|p| !p.has_default).count();
             if args.len() < required || (args.len() > f.params.len() && !f.variadic) {
                 continue;
             }
-            let r = self.r.for_def(c);
             let mut cost = 0;
+            if let Some((space, cv)) = object
+                && !f.is_static
+            {
+                if cv.is_const && !f.is_const {
+                    continue;
+                }
+                if let Some(want) = f.object_space
+                    && want != space.unwrap_or(AddressSpace::Thread)
+                {
+                    continue;
+                }
+                if f.is_const != cv.is_const {
+                    cost += 1;
+                }
+            }
+            let fn_ty = self.r.value_type_of_def(c);
+            let TyKind::Function(ft) = fn_ty.kind() else { continue };
+            let mut bound = class.clone();
+            if let Some(g) = &defs.def(c).generics {
+                for (p, a) in g.params.iter().zip(explicit) {
+                    match a {
+                        TemplateArg::Type(t) => {
+                            bound.insert(p.name.clone(), t.clone());
+                        }
+                        TemplateArg::Value(v) => {
+                            bound.insert(p.name.clone(), value_placeholder(*v));
+                        }
+                        _ => {}
+                    }
+                }
+                for (p, a) in ft.params.iter().zip(args) {
+                    deduce(&substitute(&p.non_reference(), &bound), a, &mut bound);
+                }
+            }
             let mut ok = true;
-            for (p, a) in f.params.iter().zip(args) {
-                let pt = crate::ty::decay(p.ty.lower(&r).ty).non_reference();
+            for (p, a) in ft.params.iter().zip(args) {
+                let pt = substitute(&p.non_reference(), &bound);
                 match conversion_cost(a, &pt) {
                     Some(k) => cost += k,
                     None => {
@@ -837,54 +988,78 @@ impl Ctx<'_> {
                     }
                 }
             }
-            if ok && best.is_none_or(|(b, _)| cost < b) {
-                best = Some((cost, c));
+            if ok && best.as_ref().is_none_or(|(b, _, _)| cost < *b) {
+                best = Some((cost, c, substitute(&fn_ty, &bound)));
             }
         }
-        let Some((_, chosen)) = best else {
-            if !args.iter().any(Ty::is_uncertain) {
-                self.out.unresolved_calls.push(e);
-            }
-            return Ty::unknown();
-        };
-        self.out.resolutions.insert(callee, Resolution::Def(chosen));
-        let DefKind::Function(f) = &defs.def(chosen).kind else { return Ty::unknown() };
-        let r = self.r.for_def(chosen);
-        let ret = f.ret.as_ref().map_or_else(Ty::void, |t| t.lower(&r).ty);
-        // a function template: its parameters deduced from the arguments
-        if ret.is_uncertain() {
-            let mut bound: FxHashMap<Arc<str>, Ty> = FxHashMap::default();
-            for (p, a) in f.params.iter().zip(args) {
-                deduce(&crate::ty::decay(p.ty.lower(&r).ty).non_reference(), a, &mut bound);
-            }
-            return substitute(&ret, &bound);
-        }
-        ret
+        best.map(|(cost, c, t)| (c, t, cost))
     }
 
     /// A call of a library function by its overloads.
-    fn library_call(&mut self, name: &str, args: &[Ty]) -> Option<Ty> {
+    /// The chosen overload's function type.
+    fn library_call(&mut self, name: &str, args: &[Ty], explicit: &[TemplateArg]) -> Option<Ty> {
+        self.library_overload(name, args, explicit).map(|(f, _)| f)
+    }
+
+    /// The chosen overload's function type, and whether it takes the arguments as they
+    /// are.
+    fn library_overload(&self, name: &str, args: &[Ty], explicit: &[TemplateArg]) -> Option<(Ty, bool)> {
         let overloads: Vec<&'static msl_stdlib::Overload> =
             self.lib.functions(name).flat_map(|f| f.overloads.iter()).collect();
-        resolve_library_overloads(&overloads, args, &FxHashMap::default())
+        resolve_library_overloads_ranked(&overloads, args, &FxHashMap::default(), explicit)
+    }
+
+    /// The explicit template arguments of a callee (`f<float, 4>` in `f<float, 4>(x)`,
+    /// `v.template get<0>` in a member call).
+    fn callee_template_args(&self, callee: ExprId) -> Vec<TemplateArg> {
+        let args = match &self.body.exprs[callee.0 as usize] {
+            Expr::Path(p) => p.segments.last().and_then(|s| s.args.as_ref()),
+            Expr::Member { template_args, .. } => template_args.as_ref(),
+            _ => None,
+        };
+        let Some(args) = args else { return Vec::new() };
+        args.iter()
+            .map(|a| match a {
+                crate::ty::TypeArgRef::Type(t) => TemplateArg::Type(t.lower(self.r).ty),
+                crate::ty::TypeArgRef::Value(v) => TemplateArg::Value(*v),
+                crate::ty::TypeArgRef::Expr(x) => match self.r.const_value(x) {
+                    Some(v) => TemplateArg::Value(v),
+                    None => TemplateArg::Name(x.clone()),
+                },
+            })
+            .collect()
     }
 
     /// `recv.name(args)`: a member function of a class of the unit or of a library type.
-    fn method_call(&mut self, callee: ExprId, recv: &Ty, name: &str, args: &[Ty]) -> Option<Ty> {
+    fn method_call(
+        &mut self,
+        callee: ExprId,
+        recv: &Ty,
+        object: (Option<AddressSpace>, Cv),
+        name: &str,
+        args: &[Ty],
+    ) -> Option<Ty> {
         match recv.strip().kind() {
-            TyKind::Class { def, .. } => {
-                let inner = self.r.defs.inner_scope(*def)?;
-                let mut found = self.r.defs.lookup_in(inner, name);
-                if found.is_empty() {
-                    found = self.r.lookup_in_bases(*def, name, 0);
+            TyKind::Class { def, args: targs, .. } => {
+                let found = self.class_members(*def, name);
+                let first = *found.first()?;
+                let functions: Vec<DefId> = found
+                    .iter()
+                    .copied()
+                    .filter(|c| matches!(self.r.defs.def(*c).kind, DefKind::Function(_)))
+                    .collect();
+                if functions.is_empty() {
+                    // a data member that is called: its type's call operator
+                    self.out.resolutions.insert(callee, Resolution::Def(first));
+                    return Some(Ty::unknown());
                 }
-                let id = *found.first()?;
-                self.out.resolutions.insert(callee, Resolution::Def(id));
-                let t = self.r.value_type_of_def(id);
-                match t.kind() {
-                    TyKind::Function(f) => Some(f.ret.clone()),
-                    _ => Some(Ty::unknown()),
-                }
+                let owner = self.r.defs.owner_class(first).unwrap_or(*def);
+                let bound = self.r.class_template_bindings(owner, targs);
+                let explicit = self.callee_template_args(callee);
+                let (chosen, f, _) = self.pick_overload(&functions, args, &explicit, &bound, Some(object))?;
+                self.out.resolutions.insert(callee, Resolution::Def(chosen));
+                self.set(callee, f.clone());
+                Some(fn_ret(&f))
             }
             TyKind::Library { name: type_name, args: targs } => {
                 let methods: Vec<&'static msl_stdlib::Method> = self.lib.method(type_name, name).collect();
@@ -895,7 +1070,13 @@ impl Ctx<'_> {
                 let bound = class_bindings(type_name, targs);
                 let overloads: Vec<&'static msl_stdlib::Overload> =
                     methods.iter().flat_map(|m| m.overloads.iter()).collect();
-                Some(resolve_library_overloads(&overloads, args, &bound).unwrap_or_else(Ty::unknown))
+                match resolve_library_overloads(&overloads, args, &bound, &[]) {
+                    Some(f) => {
+                        self.set(callee, f.clone());
+                        Some(fn_ret(&f))
+                    }
+                    None => Some(Ty::unknown()),
+                }
             }
             TyKind::Unknown | TyKind::Param(_) => Some(Ty::unknown()),
             _ => None,
@@ -906,15 +1087,12 @@ impl Ctx<'_> {
     /// type.
     fn member(&mut self, e: ExprId, t: &Ty, name: &str) -> Option<Ty> {
         match t.strip().kind() {
-            TyKind::Class { def, .. } => {
-                let inner = self.r.defs.inner_scope(*def)?;
-                let mut found = self.r.defs.lookup_in(inner, name);
-                if found.is_empty() {
-                    found = self.r.lookup_in_bases(*def, name, 0);
-                }
+            TyKind::Class { def, args, .. } => {
+                let found = self.class_members(*def, name);
                 let id = *found.first()?;
                 self.out.resolutions.insert(e, Resolution::Def(id));
-                Some(self.r.value_type_of_def(id))
+                let bound = self.r.class_template_bindings(self.r.defs.owner_class(id).unwrap_or(*def), args);
+                Some(substitute(&self.r.value_type_of_def(id), &bound))
             }
             TyKind::Vector { elem, len, .. } => {
                 let n = swizzle_len(name, *len)?;
@@ -933,6 +1111,31 @@ impl Ctx<'_> {
         }
     }
 
+    /// The members named `name` of a class, its own or else its bases'.
+    fn class_members(&self, def: DefId, name: &str) -> Vec<DefId> {
+        let Some(inner) = self.r.defs.inner_scope(def) else { return Vec::new() };
+        let found = self.r.defs.lookup_in(inner, name);
+        if found.is_empty() { self.r.lookup_in_bases(def, name, 0) } else { found }
+    }
+
+    /// `x[i]` on a class with `operator[]`.
+    fn class_subscript(
+        &mut self,
+        def: DefId,
+        targs: &[TemplateArg],
+        object: (Option<AddressSpace>, Cv),
+        index: &Ty,
+    ) -> Ty {
+        let found = self.class_members(def, "operator[]");
+        let Some(&first) = found.first() else { return Ty::unknown() };
+        let owner = self.r.defs.owner_class(first).unwrap_or(def);
+        let bound = self.r.class_template_bindings(owner, targs);
+        match self.pick_overload(&found, std::slice::from_ref(index), &[], &bound, Some(object)) {
+            Some((_, f, _)) => fn_ret(&f),
+            None => Ty::unknown(),
+        }
+    }
+
     /// `x[i]` on a library type with `operator[]` (`array<T, N>`, tensors).
     fn library_subscript(&mut self, t: &Ty) -> Ty {
         if let TyKind::Library { name, args } = t.strip().kind() {
@@ -944,11 +1147,19 @@ impl Ctx<'_> {
             let bound = class_bindings(name, args);
             let overloads: Vec<&'static msl_stdlib::Overload> =
                 self.lib.method(name, "operator[]").flat_map(|m| m.overloads.iter()).collect();
-            if let Some(r) = resolve_library_overloads(&overloads, &[Ty::scalar(Scalar::Int)], &bound) {
-                return r;
+            if let Some(f) = resolve_library_overloads(&overloads, &[Ty::scalar(Scalar::Int)], &bound, &[]) {
+                return fn_ret(&f);
             }
         }
         Ty::unknown()
+    }
+}
+
+/// The return type of a function type.
+fn fn_ret(f: &Ty) -> Ty {
+    match f.kind() {
+        TyKind::Function(f) => f.ret.clone(),
+        _ => Ty::unknown(),
     }
 }
 
@@ -995,6 +1206,31 @@ impl TypeEnv for LibraryPlaceholders {
 }
 
 /// An object's type as an expression designating it: a reference to it (an lvalue).
+/// The object an expression of type `t` names (through the pointer with `->`), with its
+/// address space and constness.
+fn object_of(t: &Ty, arrow: bool) -> (Ty, Option<AddressSpace>, Cv) {
+    let s = t.strip();
+    if arrow {
+        let p = t.non_reference().strip();
+        return match p.kind() {
+            TyKind::Pointer { pointee, space, cv } => (pointee.clone(), *space, *cv),
+            _ => (Ty::unknown(), None, Cv::NONE),
+        };
+    }
+    match s.kind() {
+        TyKind::Reference { target, space, cv, .. } => (target.clone(), *space, *cv),
+        _ => (t.clone(), None, Cv::NONE),
+    }
+}
+
+/// An lvalue of type `t` declared in `space` with `cv`.
+fn lvalue_in(t: Ty, space: Option<AddressSpace>, cv: Cv) -> Ty {
+    if t.is_unknown() || matches!(t.strip().kind(), TyKind::Reference { .. } | TyKind::Function(_)) {
+        return t;
+    }
+    Ty::reference(t, space, cv)
+}
+
 fn lvalue(t: Ty) -> Ty {
     if t.is_unknown() || matches!(t.strip().kind(), TyKind::Reference { .. } | TyKind::Function(_)) {
         return t;
@@ -1200,6 +1436,12 @@ fn conversion_cost(from: &Ty, to: &Ty) -> Option<u32> {
         (TyKind::Pointer { pointee: a, .. }, TyKind::Pointer { pointee: b, .. }) if a.strip() == b.strip() => Some(1),
         (TyKind::Pointer { .. }, TyKind::Pointer { pointee, .. }) if matches!(pointee.kind(), TyKind::Void) => Some(2),
         (TyKind::Array { elem, .. }, TyKind::Pointer { pointee, .. }) if elem.strip() == pointee.strip() => Some(1),
+        // a bound that is a template parameter takes any
+        (TyKind::Array { elem: a, len: n }, TyKind::Array { elem: b, len: m })
+            if conversion_cost(a, b) == Some(0) && (m.is_none() || n == m) =>
+        {
+            Some(0)
+        }
         (TyKind::Nullptr, TyKind::Pointer { .. }) => Some(1),
         (TyKind::Class { def: a, .. }, TyKind::Class { def: b, .. }) if a == b => Some(0),
         (TyKind::Library { name: a, .. }, TyKind::Library { name: b, .. }) if a == b => Some(1),
@@ -1239,23 +1481,40 @@ fn substitute(t: &Ty, bound: &FxHashMap<Arc<str>, Ty>) -> Ty {
         }
         TyKind::Array { elem, len } => Ty::array(substitute(elem, bound), *len),
         TyKind::Alias { target, .. } => substitute(target, bound),
+        TyKind::Function(f) => {
+            Ty::function(substitute(&f.ret, bound), f.params.iter().map(|p| substitute(p, bound)).collect(), f.variadic)
+        }
+        TyKind::Class { def, name, args } => Ty::new(TyKind::Class {
+            def: *def,
+            name: name.clone(),
+            args: substitute_args(args, bound).into_boxed_slice(),
+        }),
         TyKind::Library { name, args } => {
-            let args: Vec<TemplateArg> = args
-                .iter()
-                .map(|a| match a {
-                    TemplateArg::Type(t) => TemplateArg::Type(substitute(t, bound)),
-                    TemplateArg::Name(n) => match bound.get(n).map(|t| t.kind()) {
-                        // a non-type placeholder bound to a value
-                        Some(TyKind::Library { name: "__value", args }) => args.first().cloned().unwrap_or(a.clone()),
-                        _ => a.clone(),
-                    },
-                    other => other.clone(),
-                })
-                .collect();
+            let args = substitute_args(args, bound);
             crate::ty::library_type(name, &args).unwrap_or_else(|| Ty::library(name, args))
         }
         _ => t.clone(),
     }
+}
+
+/// Template arguments with placeholders replaced; a non-type placeholder bound to a value
+/// becomes that value.
+fn substitute_args(args: &[TemplateArg], bound: &FxHashMap<Arc<str>, Ty>) -> Vec<TemplateArg> {
+    args.iter()
+        .map(|a| match a {
+            TemplateArg::Type(t) => match substitute(t, bound).kind() {
+                // a non-type placeholder bound to a value
+                TyKind::Library { name: "__value", args } => args.first().cloned().unwrap_or(a.clone()),
+                _ => TemplateArg::Type(substitute(t, bound)),
+            },
+            TemplateArg::Name(n) => match bound.get(n).map(|t| t.kind()) {
+                // a non-type placeholder bound to a value
+                Some(TyKind::Library { name: "__value", args }) => args.first().cloned().unwrap_or(a.clone()),
+                _ => a.clone(),
+            },
+            other => other.clone(),
+        })
+        .collect()
 }
 
 /// The placeholders a library type's template arguments bind (`texture2d<half>`: `T` is
@@ -1279,11 +1538,27 @@ fn class_bindings(type_name: &str, args: &[TemplateArg]) -> FxHashMap<Arc<str>, 
 /// The overload of `overloads` a call with `args` picks: an exact match of every
 /// placeholder first, then one that needs conversions of concrete parameters; the result
 /// type with placeholders bound, `None` when none applies.
+///
+/// `explicit` are the call's explicit template arguments (`f<float, 8>(x)`): they bind
+/// the overload's placeholders in the order its `where` lists them. The answer is the
+/// chosen overload's function type, its placeholders bound.
 fn resolve_library_overloads(
     overloads: &[&'static msl_stdlib::Overload],
     args: &[Ty],
     class: &FxHashMap<Arc<str>, Ty>,
+    explicit: &[TemplateArg],
 ) -> Option<Ty> {
+    resolve_library_overloads_ranked(overloads, args, class, explicit).map(|(f, _)| f)
+}
+
+/// [`resolve_library_overloads`], and whether the overload takes the arguments without
+/// conversions.
+fn resolve_library_overloads_ranked(
+    overloads: &[&'static msl_stdlib::Overload],
+    args: &[Ty],
+    class: &FxHashMap<Arc<str>, Ty>,
+    explicit: &[TemplateArg],
+) -> Option<(Ty, bool)> {
     let sigs: Vec<(&'static msl_stdlib::Overload, Arc<LibSignature>)> =
         overloads.iter().filter_map(|o| Some((*o, crate::ty::signature(o)?))).collect();
     for strict in [true, false] {
@@ -1292,12 +1567,44 @@ fn resolve_library_overloads(
                 continue;
             }
             let mut bound = class.clone();
-            if let Some(ret) = match_overload(o, sig, args, &mut bound, strict) {
-                return Some(ret);
+            if !bind_explicit(o, explicit, &mut bound) {
+                continue;
+            }
+            if let Some(f) = match_overload(o, sig, args, &mut bound, strict) {
+                return Some((f, strict));
             }
         }
     }
     None
+}
+
+/// Binds explicit template arguments to an overload's placeholders in order; `false`
+/// when one is not among the types the placeholder allows.
+fn bind_explicit(o: &msl_stdlib::Overload, explicit: &[TemplateArg], bound: &mut FxHashMap<Arc<str>, Ty>) -> bool {
+    for (b, arg) in o.bindings.iter().zip(explicit) {
+        match (b.spec, arg) {
+            (BindingSpec::Set(_, members) | BindingSpec::Types(members), TemplateArg::Type(t)) => {
+                let t = t.strip();
+                if t.is_uncertain() {
+                    continue;
+                }
+                if !members.iter().any(|m| type_name_matches(m, &t)) {
+                    return false;
+                }
+                bound.insert(Arc::from(b.name), t);
+            }
+            (_, TemplateArg::Value(v)) => {
+                bound.insert(Arc::from(b.name), value_placeholder(*v));
+            }
+            _ => {}
+        }
+    }
+    true
+}
+
+/// A non-type placeholder's value, held as a type for [`substitute`].
+fn value_placeholder(v: i64) -> Ty {
+    Ty::library("__value", vec![TemplateArg::Value(v)])
 }
 
 fn match_overload(
@@ -1319,11 +1626,14 @@ fn match_overload(
                 Some(b) if *b != a && strict => return None,
                 Some(_) => {}
                 None => {
-                    if let Some(spec) = o.bindings.iter().find(|b| *b.name == **name)
-                        && let BindingSpec::Set(_, members) | BindingSpec::Types(members) = spec.spec
-                        && !members.iter().any(|m| type_name_matches(m, &a))
-                    {
-                        return None;
+                    if let Some(members) = set_members(o, name) {
+                        if !strict {
+                            // chosen below from the members that take the arguments
+                            continue;
+                        }
+                        if !members.iter().any(|m| type_name_matches(m, &a)) {
+                            return None;
+                        }
                     }
                     bound.insert(name.clone(), a);
                 }
@@ -1332,8 +1642,52 @@ fn match_overload(
             deduce(&pt, a, bound);
         }
     }
-    // derived placeholders: `Tv = vec_of(T, 4)`, `Ti = int_of(T)`
+    // as if the library declared one overload per member of a set: the member that takes
+    // the arguments with the fewest conversions (`smoothstep(0, 1, x)` is the float one)
+    if !strict {
+        for b in o.bindings {
+            let (BindingSpec::Set(_, members) | BindingSpec::Types(members)) = b.spec else { continue };
+            if bound.contains_key(b.name) {
+                continue;
+            }
+            let taking: Vec<&Ty> = sig
+                .params
+                .iter()
+                .zip(args)
+                .filter(|(p, _)| matches!(p.ty.non_reference().strip().kind(), TyKind::Param(n) if **n == *b.name))
+                .map(|(_, a)| a)
+                .collect();
+            if taking.is_empty() {
+                continue;
+            }
+            let best = members
+                .iter()
+                .filter_map(|m| crate::ty::numeric_type(m))
+                .filter_map(|m| {
+                    let cost = taking.iter().try_fold(0u32, |sum, a| {
+                        let a = crate::ty::decay(a.strip());
+                        if a == m { Some(sum) } else { conversion_cost(&a, &m).map(|c| sum + c) }
+                    })?;
+                    Some((cost, m))
+                })
+                .min_by_key(|(cost, _)| *cost);
+            match best {
+                Some((_, m)) => {
+                    bound.insert(Arc::from(b.name), m);
+                }
+                None => return None,
+            }
+        }
+    }
+    // derived placeholders: `Tv = vec_of(T, 4)`, `Ti = int_of(T)`; a non-type one with a
+    // single value
     for b in o.bindings {
+        if let BindingSpec::Values([v]) = b.spec
+            && !bound.contains_key(b.name)
+            && let Ok(v) = v.parse()
+        {
+            bound.insert(Arc::from(b.name), value_placeholder(v));
+        }
         if let BindingSpec::Derived(spec) = b.spec
             && !bound.contains_key(b.name)
             && let Some(t) = derive(spec, bound)
@@ -1344,7 +1698,13 @@ fn match_overload(
     // every concrete parameter must take its argument
     for (p, a) in sig.params.iter().zip(args) {
         let pt = substitute(&p.ty.non_reference(), bound);
-        if pt.is_uncertain() || a.is_uncertain() {
+        if a.is_uncertain() {
+            continue;
+        }
+        if pt.is_uncertain() {
+            if !could_match(&pt, a) {
+                return None;
+            }
             continue;
         }
         let a = a.strip();
@@ -1353,7 +1713,36 @@ fn match_overload(
             return None;
         }
     }
-    Some(substitute(&sig.ret, bound))
+    let params = sig.params.iter().map(|p| substitute(&p.ty, bound)).collect();
+    Some(Ty::function(substitute(&sig.ret, bound), params, sig.variadic))
+}
+
+/// Whether a parameter type that still holds placeholders can take an argument of type
+/// `actual`: a library template takes only that template, a pointer only a pointer or an
+/// array.
+fn could_match(pattern: &Ty, actual: &Ty) -> bool {
+    let actual = actual.non_reference().strip();
+    if actual.is_uncertain() {
+        return true;
+    }
+    match pattern.strip().kind() {
+        TyKind::Library { name, .. } => matches!(actual.kind(), TyKind::Library { name: n, .. } if n == name),
+        TyKind::Pointer { pointee, .. } => match actual.kind() {
+            TyKind::Pointer { pointee: a, .. } | TyKind::Array { elem: a, .. } => could_match(pointee, a),
+            TyKind::Nullptr => true,
+            _ => false,
+        },
+        TyKind::Reference { target, .. } => could_match(target, &actual),
+        _ => true,
+    }
+}
+
+/// The types a placeholder of an overload ranges over, when its `where` lists them.
+fn set_members(o: &msl_stdlib::Overload, name: &str) -> Option<&'static [&'static str]> {
+    match o.bindings.iter().find(|b| b.name == name)?.spec {
+        BindingSpec::Set(_, members) | BindingSpec::Types(members) => Some(members),
+        _ => None,
+    }
 }
 
 /// Whether a type set's member name (`float`, `half4`, `int`) is the type `t`.

@@ -141,6 +141,16 @@ impl TypeRef {
 
     /// The type a type-id (`TYPE` node: `const device float *`, `float(int)`) writes.
     pub fn from_type(ty: &ast::Type) -> TypeRef {
+        if ty.decl_specifiers().is_none()
+            && let Some(ts) = ty.type_spec()
+        {
+            // a bare type specifier (`float(x)`, `S{...}`)
+            let mut t = TypeRef { base: base_of(&ts), ..TypeRef::unknown() };
+            if let Some(d) = ty.declarator() {
+                t.apply_declarator(&d);
+            }
+            return t;
+        }
         TypeRef::from_syntax(ty.decl_specifiers().as_ref(), ty.declarator().as_ref())
     }
 
@@ -358,7 +368,8 @@ pub fn path_of(node: &msl_syntax::SyntaxNode) -> Option<PathRef> {
     (!path.segments.is_empty()).then_some(path)
 }
 
-fn arg_of(a: &ast::TemplateArg) -> TypeArgRef {
+/// A template argument as written.
+pub fn arg_of(a: &ast::TemplateArg) -> TypeArgRef {
     if let Some(t) = a.ty() {
         return TypeArgRef::Type(TypeRef::from_type(&t));
     }
