@@ -22,6 +22,8 @@ use crate::corpus::{Unit, load_units_from};
 #[derive(Default)]
 struct Counts {
     units: usize,
+    /// Instantiations of templates inferred.
+    instances: usize,
     exprs: usize,
     unknown: usize,
     names: usize,
@@ -37,6 +39,7 @@ struct Counts {
 impl Counts {
     fn add(&mut self, o: Counts) {
         self.units += o.units;
+        self.instances += o.instances;
         self.exprs += o.exprs;
         self.unknown += o.unknown;
         self.names += o.names;
@@ -105,6 +108,7 @@ pub fn run(args: &[String]) -> Result<u8, String> {
             println!("{ex}");
         }
     }
+    println!("{} instantiations of templates inferred", total.instances);
     println!("largest causes of unknown types and unresolved names:");
     for (k, v) in top.into_iter().take(causes) {
         println!("  {v:>8}  {k}");
@@ -133,11 +137,15 @@ fn unit_counts(root: &Path, u: &Unit, show: &str) -> Counts {
     let file = analysis.set_file_bytes(&path, &text);
     let unit = analysis.unit(file, u.config.clone());
     let db = &analysis.db;
-    for f in msl_hir::functions(db, unit) {
-        let result = msl_hir::infer_function(db, f);
-        if result.in_template {
-            continue;
-        }
+    // the functions that are not templates, then every instantiation of a template
+    let plain = msl_hir::functions(db, unit)
+        .into_iter()
+        .map(|f| (f, msl_hir::infer_function(db, f)))
+        .filter(|(_, r)| !r.in_template);
+    let instances =
+        msl_hir::unit_instances(db, unit).iter().map(|i| (*i.function(db), msl_hir::infer_instance(db, *i)));
+    c.instances += msl_hir::unit_instances(db, unit).len();
+    for (f, result) in plain.chain(instances) {
         let (body, map) = &**msl_hir::function_body(db, f);
         let fn_text = if show.is_empty() {
             String::new()

@@ -32,6 +32,8 @@ pub struct Body {
     pub params: Vec<LocalId>,
     /// The body's block.
     pub root: Option<StmtId>,
+    /// Types declared in the body (`using T = ...;`, `typedef ... T;`), in order.
+    pub type_aliases: Vec<(Arc<str>, TypeRef)>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -359,9 +361,27 @@ impl Lowerer {
             },
             SyntaxKind::DECL_STMT => {
                 let mut locals = Vec::new();
-                // a local class or alias declares no local variable
-                for d in node.children().filter(|d| d.kind() == SyntaxKind::VAR_DECL) {
-                    locals.extend(self.var_decl(&d));
+                for d in node.children() {
+                    match d.kind() {
+                        SyntaxKind::VAR_DECL => locals.extend(self.var_decl(&d)),
+                        SyntaxKind::TYPEDEF_DECL => {
+                            let Some(decl) = ast::TypedefDecl::cast(d.clone()) else { continue };
+                            for i in decl.declarators() {
+                                let Some(name) = i.name().map(|n| n.text()) else { continue };
+                                let target =
+                                    TypeRef::from_syntax(decl.decl_specifiers().as_ref(), i.declarator().as_ref());
+                                self.body.type_aliases.push((Arc::from(name), target));
+                            }
+                        }
+                        SyntaxKind::ALIAS_DECL => {
+                            let Some(decl) = ast::AliasDecl::cast(d.clone()) else { continue };
+                            let Some(name) = decl.name().map(|n| n.text()) else { continue };
+                            let target = decl.ty().map_or_else(TypeRef::unknown, |t| TypeRef::from_type(&t));
+                            self.body.type_aliases.push((Arc::from(name), target));
+                        }
+                        // a local class declares no local variable
+                        _ => {}
+                    }
                 }
                 Stmt::Decl(locals)
             }

@@ -504,6 +504,81 @@ pub fn infer_function<'db>(db: &'db dyn Db, function: FunctionId<'db>) -> Arc<cr
     Arc::new(crate::infer::infer_body(body, &resolver, def, in_template))
 }
 
+/// An instantiation of a function template (or of a member of a class template): the
+/// function and what its template parameters stand for.
+#[salsa::interned(debug)]
+pub struct Instance<'db> {
+    pub function: FunctionId<'db>,
+    #[returns(ref)]
+    pub args: crate::infer::InstanceArgs,
+}
+
+/// How many instantiations a unit may make: recursive templates stop here.
+pub const MAX_INSTANCES: usize = 4096;
+
+/// The types and resolutions of an instantiation's body: the template's body with its
+/// parameters bound.
+#[salsa::tracked(returns(ref))]
+pub fn infer_instance<'db>(db: &'db dyn Db, instance: Instance<'db>) -> Arc<crate::infer::InferenceResult> {
+    let function = *instance.function(db);
+    let unit = *function.unit(db);
+    let defs = unit_defs(db, unit);
+    let (body, _) = &**function_body(db, function);
+    let def = defs.function_defs.get(*function.index(db) as usize).copied().flatten();
+    let Some(def) = def else { return Arc::default() };
+    let d = defs.def(def);
+    let resolver = crate::infer::Resolver::new(defs, d.scope, d.generics.clone()).with_bindings(instance.args(db));
+    Arc::new(crate::infer::infer_body(body, &resolver, Some(def), false))
+}
+
+/// Every instantiation the unit makes: those its functions' bodies call (and those their
+/// bodies call in turn), and its explicit instantiations; at most [`MAX_INSTANCES`].
+#[salsa::tracked(returns(ref))]
+pub fn unit_instances(db: &dyn Db, unit: Unit) -> Arc<Vec<Instance<'_>>> {
+    let defs = unit_defs(db, unit);
+    let mut queue: Vec<(crate::ty::DefId, crate::infer::InstanceArgs)> = Vec::new();
+    for f in functions(db, unit) {
+        let r = infer_function(db, f);
+        if !r.in_template {
+            queue.extend(r.instances.iter().cloned());
+        }
+    }
+    for (scope, path) in &defs.explicit_instantiations {
+        let resolver = crate::infer::Resolver::new(defs, *scope, None);
+        queue.extend(resolver.explicit_instance(path));
+    }
+    let mut seen = rustc_hash::FxHashSet::default();
+    let mut out = Vec::new();
+    let mut next = 0;
+    while next < queue.len() && out.len() < MAX_INSTANCES {
+        let (def, args) = queue[next].clone();
+        next += 1;
+        if !seen.insert((def, args.clone())) {
+            continue;
+        }
+        let Some(index) = function_with_body(defs, def) else { continue };
+        let instance = Instance::new(db, FunctionId::new(db, unit, index), args);
+        queue.extend(infer_instance(db, instance).instances.iter().cloned());
+        out.push(instance);
+    }
+    Arc::new(out)
+}
+
+/// The number among the unit's functions of `def`'s definition with a body (a template
+/// may be declared before it is defined).
+fn function_with_body(defs: &crate::defs::Defs, def: crate::ty::DefId) -> Option<u32> {
+    use crate::defs::DefKind;
+    let d = defs.def(def);
+    let DefKind::Function(f) = &d.kind else { return None };
+    if f.has_body {
+        return f.function;
+    }
+    defs.lookup_in(d.scope, &d.name).into_iter().find_map(|c| match &defs.def(c).kind {
+        DefKind::Function(g) if g.params.len() == f.params.len() && g.has_body => g.function,
+        _ => None,
+    })
+}
+
 /// A function's syntax. Equality first compares identity: a reparse shares the green
 /// nodes of every function it did not touch, so comparing them costs nothing.
 #[derive(Debug, Clone, Eq)]

@@ -29,6 +29,9 @@ pub struct Defs {
     /// The unit's functions (as `crate::db::functions` lists them) by index: the
     /// definition each is, when it is one.
     pub function_defs: Vec<Option<DefId>>,
+    /// Explicit instantiations (`template kernel void k<float>(device float *);`): the
+    /// scope they are written in and the name with its template arguments.
+    pub explicit_instantiations: Vec<(ScopeId, PathRef)>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -141,6 +144,8 @@ pub struct FunctionData {
     /// The function's number among the unit's functions, when it has a body or is
     /// otherwise one of them (see [`Defs::function_defs`]).
     pub function: Option<u32>,
+    /// A definition (with a body), not only a declaration.
+    pub has_body: bool,
     /// An entry point: `kernel`, `vertex`, `fragment` or an attribute that makes one.
     pub stage: Option<ast::Stage>,
     /// Written with a qualified name (`S::f`): a member defined outside its class.
@@ -324,6 +329,7 @@ pub fn collect(root: &SyntaxNode) -> Defs {
                 inline_children: Vec::new(),
             }],
             function_defs: Vec::new(),
+            explicit_instantiations: Vec::new(),
         },
         node: 0,
         in_specifiers: 0,
@@ -402,7 +408,19 @@ impl Collector {
             }
             // `template kernel void k<float>(...)`: the function is one of the unit's, but
             // declares nothing new
-            SyntaxKind::EXPLICIT_INSTANTIATION => self.count_functions(node),
+            SyntaxKind::EXPLICIT_INSTANTIATION => {
+                self.count_functions(node);
+                let name = node
+                    .children()
+                    .filter(|c| matches!(c.kind(), SyntaxKind::FUNCTION | SyntaxKind::VAR_DECL))
+                    .flat_map(|c| c.descendants())
+                    .find(|d| d.kind() == SyntaxKind::DECLARATOR)
+                    .and_then(|d| d.children().find(|c| c.kind() == SyntaxKind::NAME))
+                    .and_then(|n| crate::ty::path_of(&n));
+                if let Some(path) = name.filter(|p| p.segments.last().is_some_and(|s| s.args.is_some())) {
+                    self.defs.explicit_instantiations.push((scope, path));
+                }
+            }
             SyntaxKind::FRIEND_DECL => {
                 // a friend function is the enclosing namespace's, visible by
                 // argument-dependent lookup; counted like any function of the unit
@@ -684,6 +702,7 @@ impl Collector {
             is_const: quals.iter().any(|t| t.kind() == SyntaxKind::CONST_KW),
             object_space: quals.iter().find_map(|t| crate::ty::AddressSpace::from_keyword(t.text())),
             function: index,
+            has_body: node.children().any(|c| matches!(c.kind(), SyntaxKind::COMPOUND_STMT | SyntaxKind::TRY_STMT)),
             stage: f.stage(),
             qualified,
         };

@@ -50,6 +50,8 @@ pub struct InferenceResult {
     /// The function is a template or a member of one: what depends on its parameters is
     /// not known until it is instantiated.
     pub in_template: bool,
+    /// The instantiations of templates the body uses: the function and its arguments.
+    pub instances: Vec<(DefId, InstanceArgs)>,
 }
 
 impl InferenceResult {
@@ -70,7 +72,14 @@ pub struct Resolver<'a> {
     depth: std::rc::Rc<std::cell::Cell<u32>>,
     /// Unqualified lookups from `scope`, by name.
     cache: std::cell::RefCell<FxHashMap<Arc<str>, Vec<DefId>>>,
+    /// In an instantiation: what the template parameters in view stand for.
+    pub bindings: Option<Arc<FxHashMap<Arc<str>, Ty>>>,
+    /// The types a function body declares (`using T = ...;` in the body), by name.
+    local_types: std::cell::RefCell<FxHashMap<Arc<str>, Ty>>,
 }
+
+/// The template arguments of an instantiation, by parameter name (sorted by name).
+pub type InstanceArgs = Vec<(Arc<str>, Ty)>;
 
 const MAX_DEPTH: u32 = 48;
 
@@ -95,7 +104,94 @@ impl Drop for Guard {
 
 impl<'a> Resolver<'a> {
     pub fn new(defs: &'a Defs, scope: ScopeId, generics: Option<Arc<Generics>>) -> Resolver<'a> {
-        Resolver { defs, scope, generics, depth: Default::default(), cache: Default::default() }
+        Resolver {
+            defs,
+            scope,
+            generics,
+            depth: Default::default(),
+            cache: Default::default(),
+            bindings: None,
+            local_types: Default::default(),
+        }
+    }
+
+    /// The resolver of an instantiation: `bindings` give the template parameters' values.
+    pub fn with_bindings(mut self, bindings: &[(Arc<str>, Ty)]) -> Resolver<'a> {
+        self.bindings = Some(Arc::new(bindings.iter().cloned().collect()));
+        self
+    }
+
+    /// What template parameter `name` stands for in an instantiation.
+    fn bound(&self, name: &str) -> Option<Ty> {
+        self.bindings.as_ref()?.get(name).cloned()
+    }
+
+    /// The instantiation an explicit instantiation names: `k<float, 4>` binds the
+    /// parameters of function template `k` in order (with their defaults for the rest).
+    pub fn explicit_instance(&self, path: &PathRef) -> Option<(DefId, InstanceArgs)> {
+        let args = path.segments.last()?.args.as_ref()?;
+        let def = self
+            .defs_of_path(path)
+            .into_iter()
+            .find(|d| matches!(self.defs.def(*d).kind, DefKind::Function(_)) && self.defs.def(*d).generics.is_some())?;
+        let g = self.defs.def(def).generics.clone()?;
+        let r = self.for_def(def);
+        let mut bound: FxHashMap<Arc<str>, Ty> = FxHashMap::default();
+        for (i, p) in g.params.iter().enumerate() {
+            let t = match args.get(i) {
+                Some(crate::ty::TypeArgRef::Type(t)) => t.lower(self).ty,
+                Some(crate::ty::TypeArgRef::Value(v)) => value_placeholder(*v),
+                Some(crate::ty::TypeArgRef::Expr(x)) => match self.const_value(x) {
+                    Some(v) => value_placeholder(v),
+                    None => return None,
+                },
+                None => match &p.kind {
+                    crate::defs::GenericKind::Type { default: Some(d) } => substitute(&d.lower(&r).ty, &bound),
+                    _ => return None,
+                },
+            };
+            if t.is_uncertain() {
+                return None;
+            }
+            bound.insert(p.name.clone(), t);
+        }
+        let mut args: InstanceArgs = bound.into_iter().collect();
+        args.sort_by(|a, b| a.0.cmp(&b.0));
+        Some((def, args))
+    }
+
+    /// The type `rest` names inside class `def<args>` (`T::type` with `T` bound to it).
+    fn member_type(&self, def: DefId, args: &[TemplateArg], rest: &[crate::ty::Segment]) -> Option<Ty> {
+        let (first, more) = rest.split_first()?;
+        let _guard = Guard::enter(&self.depth)?;
+        let inner = self.defs.inner_scope(def)?;
+        let mut found = self.defs.lookup_in(inner, &first.name);
+        if found.is_empty() {
+            found = self.lookup_in_bases(def, &first.name, 0);
+        }
+        let bound = self.class_template_bindings(def, args);
+        let t = found.iter().find_map(|id| {
+            let r = self.for_def(*id);
+            let own_args: Vec<TemplateArg> = first
+                .args
+                .iter()
+                .flatten()
+                .map(|a| match a {
+                    crate::ty::TypeArgRef::Type(t) => TemplateArg::Type(substitute(&t.lower(self).ty, &bound)),
+                    crate::ty::TypeArgRef::Value(v) => TemplateArg::Value(*v),
+                    crate::ty::TypeArgRef::Expr(x) => TemplateArg::Name(x.clone()),
+                })
+                .collect();
+            r.type_of_def(*id, &own_args)
+        })?;
+        let t = substitute(&t, &bound);
+        if more.is_empty() {
+            return Some(t);
+        }
+        match t.strip().kind() {
+            TyKind::Class { def, args, .. } => self.member_type(*def, args, more),
+            _ => None,
+        }
     }
 
     /// A resolver for where definition `id` is declared (its own generics in view).
@@ -107,6 +203,8 @@ impl<'a> Resolver<'a> {
             generics: d.generics.clone(),
             depth: self.depth.clone(),
             cache: Default::default(),
+            bindings: None,
+            local_types: Default::default(),
         }
     }
 
@@ -180,6 +278,8 @@ impl<'a> Resolver<'a> {
             generics: None,
             depth: self.depth.clone(),
             cache: Default::default(),
+            bindings: None,
+            local_types: Default::default(),
         };
         let mut at = r.lookup_uncached(&first.name, false).into_iter().find_map(|d| self.defs.inner_scope(d))?;
         for seg in rest {
@@ -198,6 +298,8 @@ impl<'a> Resolver<'a> {
             generics: None,
             depth: self.depth.clone(),
             cache: Default::default(),
+            bindings: None,
+            local_types: Default::default(),
         };
         let mut at = r.scope_of_def(r.lookup(&first.name).into_iter().find(|d| r.scope_of_def(Some(*d)).is_some()))?;
         for seg in rest {
@@ -308,22 +410,40 @@ impl TypeEnv for Resolver<'_> {
     fn resolve_type(&self, path: &PathRef, args: &[TemplateArg]) -> Option<Ty> {
         if path.segments.len() == 1
             && !path.global
+            && let Some(t) = self.local_types.borrow().get(path.name())
+        {
+            return Some(t.clone());
+        }
+        if path.segments.len() == 1
+            && !path.global
             && let Some(g) = self.generics.as_ref().and_then(|g| g.find(path.name()))
         {
-            return Some(Ty::param(&g.name));
+            return Some(self.bound(&g.name).unwrap_or_else(|| Ty::param(&g.name)));
         }
-        // a qualifier that is a template parameter: a dependent member type
+        // a qualifier that is a template parameter: a dependent member type, known in an
+        // instantiation that binds it to a class
         if path.segments.len() > 1
             && let Some(g) = &self.generics
             && g.find(&path.segments[0].name).is_some()
         {
-            return Some(Ty::unknown());
+            return Some(match self.bound(&path.segments[0].name).map(|t| t.strip().kind().clone()) {
+                Some(TyKind::Class { def, args, .. }) => {
+                    self.member_type(def, &args, &path.segments[1..]).unwrap_or_else(Ty::unknown)
+                }
+                _ => Ty::unknown(),
+            });
         }
         let found = self.defs_of_path(path);
         found.iter().find_map(|id| self.type_of_def(*id, args))
     }
 
     fn const_value(&self, expr: &str) -> Option<i64> {
+        if let Some(t) = self.bound(expr.trim())
+            && let TyKind::Library { name: "__value", args } = t.kind()
+            && let Some(TemplateArg::Value(v)) = args.first()
+        {
+            return Some(*v);
+        }
         let ids = self.lookup(expr.trim());
         ids.iter().find_map(|id| match &self.defs.def(*id).kind {
             DefKind::Variable { value, .. } => *value,
@@ -352,7 +472,13 @@ pub fn infer_body(body: &Body, resolver: &Resolver<'_>, function: Option<DefId>,
         class: class_of_scope(resolver.defs, resolver.scope),
         seen: vec![false; body.exprs.len()],
         local_quals: vec![(None, Cv::NONE); body.locals.len()],
+        instances: Default::default(),
     };
+    // the body's own types, each seeing those before it
+    for (name, target) in &body.type_aliases {
+        let t = Ty::alias(name, target.lower(resolver).ty);
+        resolver.local_types.borrow_mut().insert(name.clone(), t);
+    }
     for p in &body.params {
         cx.local(*p);
     }
@@ -365,6 +491,10 @@ pub fn infer_body(body: &Body, resolver: &Resolver<'_>, function: Option<DefId>,
             cx.expr(ExprId(i as u32), None);
         }
     }
+    let mut instances = cx.instances.take();
+    let mut seen = rustc_hash::FxHashSet::default();
+    instances.retain(|i| seen.insert(i.clone()));
+    cx.out.instances = instances;
     cx.out
 }
 
@@ -386,6 +516,8 @@ struct Ctx<'a> {
     seen: Vec<bool>,
     /// The address space and constness each local is declared with.
     local_quals: Vec<(Option<AddressSpace>, Cv)>,
+    /// The instantiations overload resolution chose.
+    instances: std::cell::RefCell<Vec<(DefId, InstanceArgs)>>,
 }
 
 impl Ctx<'_> {
@@ -558,7 +690,7 @@ impl Ctx<'_> {
                 self.path(e, &p)
             }
             Expr::This => match self.class {
-                Some(c) => match self.r.type_of_def(c, &[]) {
+                Some(c) => match self.r.type_of_def(c, &self.class_args(c)) {
                     Some(t) => Ty::pointer(t, None, Cv::NONE),
                     None => Ty::unknown(),
                 },
@@ -705,18 +837,35 @@ impl Ctx<'_> {
             self.out.resolutions.insert(e, Resolution::Generic(g.name.clone()));
             return match &g.kind {
                 crate::defs::GenericKind::Value { ty } => ty.lower(self.r).ty,
-                _ => Ty::unknown(),
+                // a type parameter used as a value (`T(x)`): the type it is bound to
+                _ => match self.r.bound(&g.name) {
+                    Some(t) => {
+                        self.out.resolutions.insert(e, Resolution::Type(t.clone()));
+                        t
+                    }
+                    None => Ty::unknown(),
+                },
             };
         }
-        // dependent: `T::value`
+        // dependent: `T::value`, known when `T` is bound to a class
         if p.segments.len() > 1
             && let Some(g) = &self.r.generics
             && g.find(&p.segments[0].name).is_some()
         {
+            if let Some(t) = self.qualified_member(e, p) {
+                return t;
+            }
             self.out.resolutions.insert(e, Resolution::Generic(p.segments[0].name.clone()));
             return Ty::unknown();
         }
         let found = self.r.defs_of_path(p);
+        // a member of a class named through an alias or a template's instance
+        if found.is_empty()
+            && p.segments.len() > 1
+            && let Some(t) = self.qualified_member(e, p)
+        {
+            return t;
+        }
         if let Some(&id) = found.first() {
             self.out.resolutions.insert(e, Resolution::Def(id));
             return match &self.r.defs.def(id).kind {
@@ -773,6 +922,19 @@ impl Ctx<'_> {
                 _ => {}
             }
         }
+        // the library's type predicates: `is_same_v<A, B>`, `is_integral<T>::value`
+        let n = p.segments.len();
+        let trait_name = if p.name().ends_with("_v") {
+            Some(p.name())
+        } else if n >= 2 && p.name() == "value" {
+            Some(&*p.segments[n - 2].name)
+        } else {
+            None
+        };
+        if let Some(pred) = trait_name.and_then(crate::ty::traits::predicate) {
+            self.out.resolutions.insert(e, Resolution::Library(pred));
+            return Ty::bool();
+        }
         // a numeric type used as a value (`float4` in `float4(...)` parsed as a call)
         if let Some(t) = crate::ty::library_type(p.name(), &self.lower_args(p)) {
             self.out.resolutions.insert(e, Resolution::Type(t.clone()));
@@ -795,7 +957,10 @@ impl Ctx<'_> {
                 .map(|a| match a {
                     crate::ty::TypeArgRef::Type(t) => TemplateArg::Type(t.lower(self.r).ty),
                     crate::ty::TypeArgRef::Value(v) => TemplateArg::Value(*v),
-                    crate::ty::TypeArgRef::Expr(x) => TemplateArg::Name(x.clone()),
+                    crate::ty::TypeArgRef::Expr(x) => match self.r.const_value(x) {
+                        Some(v) => TemplateArg::Value(v),
+                        None => TemplateArg::Name(x.clone()),
+                    },
                 })
                 .collect(),
         }
@@ -846,6 +1011,24 @@ impl Ctx<'_> {
                     Some(Resolution::Generic(_)) => Ty::unknown(),
                     Some(Resolution::Local(_)) | None => match callee_ty.non_reference().strip().kind() {
                         TyKind::Function(f) => f.ret.clone(),
+                        // a function object: its call operator
+                        TyKind::Class { def, args: targs, .. } => {
+                            let (def, targs) = (*def, targs.clone());
+                            let (_, space, cv) = object_of(&callee_ty, false);
+                            let found = self.class_members(def, "operator()");
+                            let Some(&first) = found.first() else { return Ty::unknown() };
+                            let owner = self.r.defs.owner_class(first).unwrap_or(def);
+                            let bound = self.r.class_template_bindings(owner, &targs);
+                            match self.pick_overload(&found, &arg_types, &[], &bound, Some((space, cv))) {
+                                Some((_, f, _)) => fn_ret(&f),
+                                None => {
+                                    if !arg_types.iter().any(Ty::is_uncertain) {
+                                        self.out.unresolved_calls.push(e);
+                                    }
+                                    Ty::unknown()
+                                }
+                            }
+                        }
                         TyKind::Pointer { pointee, .. } => match pointee.strip().kind() {
                             TyKind::Function(f) => f.ret.clone(),
                             _ => Ty::unknown(),
@@ -935,7 +1118,9 @@ impl Ctx<'_> {
         object: Option<(Option<AddressSpace>, Cv)>,
     ) -> Option<(DefId, Ty, u32)> {
         let defs = self.r.defs;
-        let mut best: Option<(u32, DefId, Ty)> = None;
+        // cost, the function, its type, its template parameters' bindings
+        type Best = (u32, DefId, Ty, FxHashMap<Arc<str>, Ty>);
+        let mut best: Option<Best> = None;
         for &c in candidates {
             let DefKind::Function(f) = &defs.def(c).kind else { continue };
             let required = f.params.iter().take_while(|p| !p.has_default).count();
@@ -988,11 +1173,40 @@ impl Ctx<'_> {
                     }
                 }
             }
-            if ok && best.as_ref().is_none_or(|(b, _, _)| cost < *b) {
-                best = Some((cost, c, substitute(&fn_ty, &bound)));
+            // a definition wins over a declaration of the same function
+            if ok
+                && best.as_ref().is_none_or(|(b, prev, _, _)| {
+                    cost < *b
+                        || (cost == *b
+                            && f.has_body
+                            && matches!(&defs.def(*prev).kind, DefKind::Function(p) if !p.has_body))
+                })
+            {
+                best = Some((cost, c, substitute(&fn_ty, &bound), bound));
             }
         }
-        best.map(|(cost, c, t)| (c, t, cost))
+        let (cost, chosen, t, bound) = best?;
+        self.record_instance(chosen, &bound);
+        Some((chosen, t, cost))
+    }
+
+    /// Notes that the body instantiates template function `chosen` with `bound` (when
+    /// every parameter of it and of its enclosing class templates is known).
+    fn record_instance(&self, chosen: DefId, bound: &FxHashMap<Arc<str>, Ty>) {
+        let Some(g) = &self.r.defs.def(chosen).generics else { return };
+        let mut args = Vec::new();
+        let mut level = Some(g.clone());
+        while let Some(g) = level {
+            for p in &g.params {
+                match bound.get(&p.name) {
+                    Some(t) if !t.is_uncertain() => args.push((p.name.clone(), t.clone())),
+                    _ => return,
+                }
+            }
+            level = g.parent.clone();
+        }
+        args.sort_by(|a, b| a.0.cmp(&b.0));
+        self.instances.borrow_mut().push((chosen, args));
     }
 
     /// A call of a library function by its overloads.
@@ -1109,6 +1323,47 @@ impl Ctx<'_> {
             TyKind::Unknown | TyKind::Param(_) => Some(Ty::unknown()),
             _ => None,
         }
+    }
+
+    /// In an instantiation of a member of class template `c`: the class's arguments.
+    fn class_args(&self, c: DefId) -> Vec<TemplateArg> {
+        let Some(g) = &self.r.defs.def(c).generics else { return Vec::new() };
+        if self.r.bindings.is_none() {
+            return Vec::new();
+        }
+        g.params
+            .iter()
+            .map_while(|p| {
+                let t = self.r.bound(&p.name)?;
+                Some(match t.kind() {
+                    TyKind::Library { name: "__value", args } => args.first().cloned()?,
+                    _ => TemplateArg::Type(t),
+                })
+            })
+            .collect()
+    }
+
+    /// `Q::name` where `Q` names a class type (an alias of one, a template's instance, a
+    /// template parameter bound to one): the member's type, the class's parameters bound.
+    fn qualified_member(&mut self, e: ExprId, p: &PathRef) -> Option<Ty> {
+        let n = p.segments.len();
+        let qualifier = PathRef { global: p.global, segments: p.segments[..n - 1].to_vec() };
+        let qt = TypeRef { base: crate::ty::TypeBase::Path(qualifier), ..TypeRef::unknown() }.lower(self.r).ty;
+        let TyKind::Class { def, args, .. } = qt.strip().kind().clone() else { return None };
+        let found = self.class_members(def, p.name());
+        let id = *found.first()?;
+        let owner = self.r.defs.owner_class(id).unwrap_or(def);
+        let bound = self.r.class_template_bindings(owner, &args);
+        self.out.resolutions.insert(e, Resolution::Def(id));
+        Some(match &self.r.defs.def(id).kind {
+            DefKind::Variable { .. } | DefKind::Field(_) => lvalue(substitute(&self.r.value_type_of_def(id), &bound)),
+            DefKind::Function(_) | DefKind::Enumerator { .. } => substitute(&self.r.value_type_of_def(id), &bound),
+            _ => {
+                let t = substitute(&self.r.type_of_def(id, &[])?, &bound);
+                self.out.resolutions.insert(e, Resolution::Type(t.clone()));
+                t
+            }
+        })
     }
 
     /// The members named `name` of a class, its own or else its bases'.

@@ -25,8 +25,9 @@ use salsa::Setter;
 pub use checks::{Fix, HirDiagnostic, auto_types, check_declarations, check_function};
 pub use codes::code_info;
 pub use db::{
-    Db, DiskFiles, FileSet, FunctionId, FunctionSyntax, ParseCache, RootDatabase, SourceFile, Unit, function_body,
-    function_green, function_offsets, functions, infer_function, item_tree, parse_unit, unit_defs, unit_incomplete,
+    Db, DiskFiles, FileSet, FunctionId, FunctionSyntax, Instance, MAX_INSTANCES, ParseCache, RootDatabase, SourceFile,
+    Unit, function_body, function_green, function_offsets, functions, infer_function, infer_instance, item_tree,
+    parse_unit, unit_defs, unit_incomplete, unit_instances,
 };
 pub use items::{FunctionItem, ItemCache, ItemTree, Overload};
 

@@ -496,11 +496,22 @@ fn lower_path(p: &PathRef, env: &dyn TypeEnv) -> Ty {
         return t;
     }
     // the library: unqualified, or qualified by its namespaces only
-    let qualifiers_ok = p.segments[..p.segments.len().saturating_sub(1)]
-        .iter()
-        .all(|s| s.args.is_none() && LIBRARY_NAMESPACES.contains(&&*s.name));
-    if !qualifiers_ok {
+    let n = p.segments.len();
+    let in_library = |segs: &[Segment]| segs.iter().all(|s| s.args.is_none() && LIBRARY_NAMESPACES.contains(&&*s.name));
+    // `enable_if<C, T>::type`
+    if n >= 2
+        && p.name() == "type"
+        && in_library(&p.segments[..n - 2])
+        && let Some(args) = &p.segments[n - 2].args
+    {
+        let args = lower_args(args, env);
+        return super::traits::transform(&p.segments[n - 2].name, &args).unwrap_or_else(Ty::unknown);
+    }
+    if !in_library(&p.segments[..n.saturating_sub(1)]) {
         return Ty::unknown();
+    }
+    if let Some(t) = super::traits::transform(p.name(), &args) {
+        return t;
     }
     library_type(p.name(), &args).unwrap_or_else(Ty::unknown)
 }

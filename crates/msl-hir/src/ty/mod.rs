@@ -11,6 +11,7 @@
 mod library;
 mod lower;
 mod name;
+pub mod traits;
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -118,6 +119,20 @@ impl Scalar {
 
     pub fn is_signed(self) -> bool {
         matches!(self, Scalar::Char | Scalar::Short | Scalar::Int | Scalar::Long | Scalar::PtrDiffT) || self.is_float()
+    }
+
+    /// The integer type of the same size with the other signedness (`make_unsigned`);
+    /// `None` for floating-point types and `bool`.
+    pub fn with_signedness(self, signed: bool) -> Option<Scalar> {
+        let (s, u) = match self {
+            Scalar::Char | Scalar::UChar => (Scalar::Char, Scalar::UChar),
+            Scalar::Short | Scalar::UShort => (Scalar::Short, Scalar::UShort),
+            Scalar::Int | Scalar::UInt => (Scalar::Int, Scalar::UInt),
+            Scalar::Long | Scalar::ULong => (Scalar::Long, Scalar::ULong),
+            Scalar::SizeT | Scalar::PtrDiffT => (Scalar::PtrDiffT, Scalar::SizeT),
+            _ => return None,
+        };
+        Some(if signed { s } else { u })
     }
 
     /// Size in bytes.
