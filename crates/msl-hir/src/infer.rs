@@ -712,8 +712,13 @@ impl Ctx<'_> {
             }
             Expr::Binary { op, lhs, rhs } => {
                 let (op, lhs, rhs) = (*op, *lhs, *rhs);
-                let a = self.expr(lhs, None).non_reference();
+                let left = self.expr(lhs, None);
                 let b = self.expr(rhs, None).non_reference();
+                let a = left.non_reference();
+                if matches!(a.strip().kind(), TyKind::Class { .. }) || matches!(b.strip().kind(), TyKind::Class { .. })
+                {
+                    return self.user_operator(e, op.symbol(), &left, &[b]).unwrap_or_else(Ty::unknown);
+                }
                 binary_type(op, &a, &b)
             }
             Expr::Assign { lhs, rhs, .. } => {
@@ -1341,6 +1346,47 @@ impl Ctx<'_> {
                 })
             })
             .collect()
+    }
+
+    /// An operator on an object of a class: its member `operator@` (the left operand is
+    /// the object) or a function `operator@` found from here, whichever takes the
+    /// operands at the lower cost.
+    fn user_operator(&mut self, e: ExprId, symbol: &str, left: &Ty, rest: &[Ty]) -> Option<Ty> {
+        let name = format!("operator{symbol}");
+        let (object, space, cv) = object_of(left, false);
+        let mut best: Option<(Ty, u32)> = None;
+        if let TyKind::Class { def, args, .. } = object.strip().kind() {
+            let found = self.class_members(*def, &name);
+            if let Some(&first) = found.first() {
+                let owner = self.r.defs.owner_class(first).unwrap_or(*def);
+                let bound = self.r.class_template_bindings(owner, args);
+                if let Some((_, f, cost)) = self.pick_overload(&found, rest, &[], &bound, Some((space, cv))) {
+                    best = Some((f, cost));
+                }
+            }
+        }
+        let free: Vec<DefId> = self
+            .r
+            .lookup(&name)
+            .into_iter()
+            .filter(|d| matches!(self.r.defs.def(*d).kind, DefKind::Function(_)))
+            .collect();
+        if !free.is_empty() {
+            let mut operands = vec![object.clone()];
+            operands.extend(rest.iter().cloned());
+            if let Some((_, f, cost)) = self.pick_overload(&free, &operands, &[], &FxHashMap::default(), None)
+                && best.as_ref().is_none_or(|(_, c)| cost < *c)
+            {
+                best = Some((f, cost));
+            }
+        }
+        let Some((f, _)) = best else {
+            if !object.is_uncertain() && !rest.iter().any(Ty::is_uncertain) {
+                self.out.unresolved_calls.push(e);
+            }
+            return None;
+        };
+        Some(fn_ret(&f))
     }
 
     /// `Q::name` where `Q` names a class type (an alias of one, a template's instance, a

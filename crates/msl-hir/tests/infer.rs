@@ -1,5 +1,9 @@
 //! `check_infer`: every expression's type (and every local's) in small programs, as a
 //! snapshot. Each line is `start..end text: type`, ranges relative to the function.
+//!
+//! Besides the inline snapshots below, every program in `fixtures/infer/*.metal` is
+//! dumped to the `.types` file next to it: each function that is not a template, then
+//! each instantiation of a template the program makes. `UPDATE_EXPECT=1` rewrites them.
 
 use std::path::Path;
 
@@ -83,5 +87,84 @@ void f() {
             197..199 !d: bool
             198..199 d: bool &
         "#]],
+    );
+}
+
+/// The dump of every function of `text` that is not a template, and of every
+/// instantiation it makes.
+fn dump_unit(text: &str) -> String {
+    let mut analysis = Analysis::new(RootDatabase::default());
+    let file = analysis.set_file(Path::new("/t/unit.metal"), text.into());
+    let unit = analysis.unit(file, PpConfig::default());
+    let db = &analysis.db;
+    let defs = msl_hir::unit_defs(db, unit);
+    let name_of = |f: msl_hir::FunctionId<'_>| {
+        defs.function_defs
+            .get(*f.index(db) as usize)
+            .copied()
+            .flatten()
+            .map_or_else(|| "?".to_string(), |d| defs.qualified_name(d))
+    };
+    let mut out = String::new();
+    let mut section = |title: String, f: msl_hir::FunctionId<'_>, result: &msl_hir::infer::InferenceResult| {
+        let (body, map) = &**msl_hir::function_body(db, f);
+        let Some(green) = msl_hir::function_green(db, f).clone() else { return };
+        let fn_text = msl_syntax::SyntaxNode::new_root(green.0.clone()).text().to_string();
+        if body.root.is_none() {
+            return;
+        }
+        out.push_str(&title);
+        out.push('\n');
+        out.push_str(&msl_hir::infer::dump(body, map, result, &fn_text));
+        for e in &result.unresolved_names {
+            out.push_str(&format!("unresolved name: {}\n", snippet(&fn_text, map.expr_ranges[e.0 as usize])));
+        }
+        for e in &result.unresolved_calls {
+            out.push_str(&format!("unresolved call: {}\n", snippet(&fn_text, map.expr_ranges[e.0 as usize])));
+        }
+        out.push('\n');
+    };
+    for f in msl_hir::functions(db, unit) {
+        let result = msl_hir::infer_function(db, f);
+        if !result.in_template {
+            section(format!("fn {}", name_of(f)), f, result);
+        }
+    }
+    for i in msl_hir::unit_instances(db, unit).iter() {
+        let f = *i.function(db);
+        let args: Vec<String> = i.args(db).iter().map(|(n, t)| format!("{n} = {t}")).collect();
+        section(format!("fn {} [{}]", name_of(f), args.join(", ")), f, msl_hir::infer_instance(db, *i));
+    }
+    out
+}
+
+#[test]
+fn fixtures() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/infer");
+    let update = std::env::var_os("UPDATE_EXPECT").is_some();
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .expect("fixtures/infer")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "metal"))
+        .collect();
+    paths.sort();
+    assert!(paths.len() >= 150, "{} programs in fixtures/infer", paths.len());
+    let mut stale = Vec::new();
+    for path in &paths {
+        let text = std::fs::read_to_string(path).expect("a fixture");
+        let actual = dump_unit(&text);
+        let expected_path = path.with_extension("types");
+        let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
+        if actual != expected {
+            if update {
+                std::fs::write(&expected_path, &actual).expect("writable fixtures");
+            } else {
+                stale.push(path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default());
+            }
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "types differ for {stale:?}; UPDATE_EXPECT=1 cargo test -p msl-hir --test infer updates them"
     );
 }

@@ -500,6 +500,21 @@ impl fmt::Display for Ty {
                 write!(f, "{}{}{len}", if *packed { "packed_" } else { "" }, elem.name())
             }
             TyKind::Matrix { elem, cols, rows } => write!(f, "{}{cols}x{rows}", elem.name()),
+            // to an array: `device float (*)[4]`, `threadgroup float (&)[64]`
+            TyKind::Pointer { pointee, space, cv } if matches!(pointee.kind(), TyKind::Array { .. }) => {
+                qualifiers(f, *space, *cv)?;
+                array(f, pointee, " (*)")
+            }
+            TyKind::Reference { target, space, cv, rvalue } if matches!(target.kind(), TyKind::Array { .. }) => {
+                qualifiers(f, *space, *cv)?;
+                array(f, target, if *rvalue { " (&&)" } else { " (&)" })
+            }
+            // to a function: `float (*)(float)`
+            TyKind::Pointer { pointee, .. } if matches!(pointee.kind(), TyKind::Function(_)) => {
+                let TyKind::Function(fun) = pointee.kind() else { return Ok(()) };
+                write!(f, "{} (*)", fun.ret)?;
+                params(f, fun)
+            }
             TyKind::Pointer { pointee, space, cv } => {
                 designated(f, pointee, *space, *cv)?;
                 f.write_str(" *")
@@ -508,10 +523,7 @@ impl fmt::Display for Ty {
                 designated(f, target, *space, *cv)?;
                 f.write_str(if *rvalue { " &&" } else { " &" })
             }
-            TyKind::Array { elem, len } => match len {
-                Some(n) => write!(f, "{elem}[{n}]"),
-                None => write!(f, "{elem}[]"),
-            },
+            TyKind::Array { .. } => array(f, self, ""),
             TyKind::Class { name, args, .. } => {
                 f.write_str(name)?;
                 template_args(f, args)
@@ -522,21 +534,47 @@ impl fmt::Display for Ty {
                 template_args(f, args)
             }
             TyKind::Function(fun) => {
-                write!(f, "{} (", fun.ret)?;
-                for (i, p) in fun.params.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(", ")?;
-                    }
-                    write!(f, "{p}")?;
-                }
-                if fun.variadic {
-                    f.write_str(if fun.params.is_empty() { "..." } else { ", ..." })?;
-                }
-                f.write_str(")")
+                write!(f, "{} ", fun.ret)?;
+                params(f, fun)
             }
             TyKind::Unknown => f.write_str("{unknown}"),
         }
     }
+}
+
+/// A function type's parameter list, parenthesized.
+fn params(f: &mut fmt::Formatter<'_>, fun: &FnType) -> fmt::Result {
+    f.write_str("(")?;
+    for (i, p) in fun.params.iter().enumerate() {
+        if i > 0 {
+            f.write_str(", ")?;
+        }
+        write!(f, "{p}")?;
+    }
+    if fun.variadic {
+        f.write_str(if fun.params.is_empty() { "..." } else { ", ..." })?;
+    }
+    f.write_str(")")
+}
+
+/// An array type as C++ writes it: the element type, then `declarator` (a pointer or
+/// reference to the array), then the bounds outermost first (`float[4][3]` holds four
+/// arrays of three).
+fn array(f: &mut fmt::Formatter<'_>, t: &Ty, declarator: &str) -> fmt::Result {
+    let mut bounds = Vec::new();
+    let mut elem = t.clone();
+    while let TyKind::Array { elem: inner, len } = elem.kind() {
+        bounds.push(*len);
+        elem = inner.clone();
+    }
+    write!(f, "{elem}{declarator}")?;
+    for b in bounds {
+        match b {
+            Some(n) => write!(f, "[{n}]")?,
+            None => f.write_str("[]")?,
+        }
+    }
+    Ok(())
 }
 
 /// What a pointer or reference designates, with its qualifiers where C++ writes them:
