@@ -142,9 +142,9 @@ fn unit_counts(root: &Path, u: &Unit, show: &str) -> Counts {
         .into_iter()
         .map(|f| (f, msl_hir::infer_function(db, f)))
         .filter(|(_, r)| !r.in_template);
-    let instances =
-        msl_hir::unit_instances(db, unit).iter().map(|i| (*i.function(db), msl_hir::infer_instance(db, *i)));
-    c.instances += msl_hir::unit_instances(db, unit).len();
+    let instances = msl_hir::unit_instances(db, unit);
+    c.instances += instances.len();
+    let instances = instances.iter().map(|i| (*i.function(db), msl_hir::infer_instance(db, *i)));
     for (f, result) in plain.chain(instances) {
         let (body, map) = &**msl_hir::function_body(db, f);
         let fn_text = if show.is_empty() {

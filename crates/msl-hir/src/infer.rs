@@ -170,20 +170,8 @@ impl<'a> Resolver<'a> {
             found = self.lookup_in_bases(def, &first.name, 0);
         }
         let bound = self.class_template_bindings(def, args);
-        let t = found.iter().find_map(|id| {
-            let r = self.for_def(*id);
-            let own_args: Vec<TemplateArg> = first
-                .args
-                .iter()
-                .flatten()
-                .map(|a| match a {
-                    crate::ty::TypeArgRef::Type(t) => TemplateArg::Type(substitute(&t.lower(self).ty, &bound)),
-                    crate::ty::TypeArgRef::Value(v) => TemplateArg::Value(*v),
-                    crate::ty::TypeArgRef::Expr(x) => TemplateArg::Name(x.clone()),
-                })
-                .collect();
-            r.type_of_def(*id, &own_args)
-        })?;
+        let own_args = substitute_args(&crate::ty::lower_args(first.args.as_deref().unwrap_or_default(), self), &bound);
+        let t = found.iter().find_map(|id| self.for_def(*id).type_of_def(*id, &own_args))?;
         let t = substitute(&t, &bound);
         if more.is_empty() {
             return Some(t);
@@ -197,15 +185,12 @@ impl<'a> Resolver<'a> {
     /// A resolver for where definition `id` is declared (its own generics in view).
     fn for_def(&self, id: DefId) -> Resolver<'a> {
         let d = self.defs.def(id);
-        Resolver {
-            defs: self.defs,
-            scope: d.scope,
-            generics: d.generics.clone(),
-            depth: self.depth.clone(),
-            cache: Default::default(),
-            bindings: None,
-            local_types: Default::default(),
-        }
+        self.at(d.scope, d.generics.clone())
+    }
+
+    /// A resolver for `scope` with `generics` in view, sharing this one's depth guard.
+    fn at(&self, scope: ScopeId, generics: Option<Arc<Generics>>) -> Resolver<'a> {
+        Resolver { depth: self.depth.clone(), ..Resolver::new(self.defs, scope, generics) }
     }
 
     /// The definitions an unqualified name finds from `self.scope` outward: the first
@@ -272,15 +257,7 @@ impl<'a> Resolver<'a> {
     /// using-directives).
     fn namespace_of_directive(&self, segments: &[crate::ty::Segment], from: ScopeId) -> Option<ScopeId> {
         let (first, rest) = segments.split_first()?;
-        let r = Resolver {
-            defs: self.defs,
-            scope: from,
-            generics: None,
-            depth: self.depth.clone(),
-            cache: Default::default(),
-            bindings: None,
-            local_types: Default::default(),
-        };
+        let r = self.at(from, None);
         let mut at = r.lookup_uncached(&first.name, false).into_iter().find_map(|d| self.defs.inner_scope(d))?;
         for seg in rest {
             at = self.defs.lookup_in(at, &seg.name).into_iter().find_map(|d| self.defs.inner_scope(d))?;
@@ -292,15 +269,7 @@ impl<'a> Resolver<'a> {
     pub fn scope_of_path(&self, segments: &[crate::ty::Segment], from: ScopeId) -> Option<ScopeId> {
         let _guard = Guard::enter(&self.depth)?;
         let (first, rest) = segments.split_first()?;
-        let r = Resolver {
-            defs: self.defs,
-            scope: from,
-            generics: None,
-            depth: self.depth.clone(),
-            cache: Default::default(),
-            bindings: None,
-            local_types: Default::default(),
-        };
+        let r = self.at(from, None);
         let mut at = r.scope_of_def(r.lookup(&first.name).into_iter().find(|d| r.scope_of_def(Some(*d)).is_some()))?;
         for seg in rest {
             let id = self.defs.lookup_in(at, &seg.name).into_iter().find(|d| self.scope_of_def(Some(*d)).is_some());
@@ -957,17 +926,7 @@ impl Ctx<'_> {
         let tr = TypeRef { base: crate::ty::TypeBase::Path(p.clone()), ..TypeRef::unknown() };
         match tr.lower(self.r).ty.strip().kind() {
             TyKind::Class { args, .. } | TyKind::Library { args, .. } => args.to_vec(),
-            _ => args
-                .iter()
-                .map(|a| match a {
-                    crate::ty::TypeArgRef::Type(t) => TemplateArg::Type(t.lower(self.r).ty),
-                    crate::ty::TypeArgRef::Value(v) => TemplateArg::Value(*v),
-                    crate::ty::TypeArgRef::Expr(x) => match self.r.const_value(x) {
-                        Some(v) => TemplateArg::Value(v),
-                        None => TemplateArg::Name(x.clone()),
-                    },
-                })
-                .collect(),
+            _ => crate::ty::lower_args(args, self.r),
         }
     }
 
@@ -1021,10 +980,7 @@ impl Ctx<'_> {
                             let (def, targs) = (*def, targs.clone());
                             let (_, space, cv) = object_of(&callee_ty, false);
                             let found = self.class_members(def, "operator()");
-                            let Some(&first) = found.first() else { return Ty::unknown() };
-                            let owner = self.r.defs.owner_class(first).unwrap_or(def);
-                            let bound = self.r.class_template_bindings(owner, &targs);
-                            match self.pick_overload(&found, &arg_types, &[], &bound, Some((space, cv))) {
+                            match self.pick_member(def, &targs, &found, &arg_types, &[], (space, cv)) {
                                 Some((_, f, _)) => fn_ret(&f),
                                 None => {
                                     if !arg_types.iter().any(Ty::is_uncertain) {
@@ -1236,17 +1192,7 @@ impl Ctx<'_> {
             Expr::Member { template_args, .. } => template_args.as_ref(),
             _ => None,
         };
-        let Some(args) = args else { return Vec::new() };
-        args.iter()
-            .map(|a| match a {
-                crate::ty::TypeArgRef::Type(t) => TemplateArg::Type(t.lower(self.r).ty),
-                crate::ty::TypeArgRef::Value(v) => TemplateArg::Value(*v),
-                crate::ty::TypeArgRef::Expr(x) => match self.r.const_value(x) {
-                    Some(v) => TemplateArg::Value(v),
-                    None => TemplateArg::Name(x.clone()),
-                },
-            })
-            .collect()
+        args.map_or_else(Vec::new, |args| crate::ty::lower_args(args, self.r))
     }
 
     /// `recv.name(args)`: a member function of a class of the unit or of a library type.
@@ -1272,10 +1218,8 @@ impl Ctx<'_> {
                     self.out.resolutions.insert(callee, Resolution::Def(first));
                     return Some(Ty::unknown());
                 }
-                let owner = self.r.defs.owner_class(first).unwrap_or(*def);
-                let bound = self.r.class_template_bindings(owner, targs);
                 let explicit = self.callee_template_args(callee);
-                let (chosen, f, _) = self.pick_overload(&functions, args, &explicit, &bound, Some(object))?;
+                let (chosen, f, _) = self.pick_member(*def, targs, &functions, args, &explicit, object)?;
                 self.out.resolutions.insert(callee, Resolution::Def(chosen));
                 self.set(callee, f.clone());
                 Some(fn_ret(&f))
@@ -1357,12 +1301,8 @@ impl Ctx<'_> {
         let mut best: Option<(Ty, u32)> = None;
         if let TyKind::Class { def, args, .. } = object.strip().kind() {
             let found = self.class_members(*def, &name);
-            if let Some(&first) = found.first() {
-                let owner = self.r.defs.owner_class(first).unwrap_or(*def);
-                let bound = self.r.class_template_bindings(owner, args);
-                if let Some((_, f, cost)) = self.pick_overload(&found, rest, &[], &bound, Some((space, cv))) {
-                    best = Some((f, cost));
-                }
+            if let Some((_, f, cost)) = self.pick_member(*def, args, &found, rest, &[], (space, cv)) {
+                best = Some((f, cost));
             }
         }
         let free: Vec<DefId> = self
@@ -1419,6 +1359,23 @@ impl Ctx<'_> {
         if found.is_empty() { self.r.lookup_in_bases(def, name, 0) } else { found }
     }
 
+    /// [`Ctx::pick_overload`] among member functions `found` of class `def<targs>` (or
+    /// of the base that declares them), called on an object with `object`'s address
+    /// space and constness.
+    fn pick_member(
+        &self,
+        def: DefId,
+        targs: &[TemplateArg],
+        found: &[DefId],
+        args: &[Ty],
+        explicit: &[TemplateArg],
+        object: (Option<AddressSpace>, Cv),
+    ) -> Option<(DefId, Ty, u32)> {
+        let owner = self.r.defs.owner_class(*found.first()?).unwrap_or(def);
+        let bound = self.r.class_template_bindings(owner, targs);
+        self.pick_overload(found, args, explicit, &bound, Some(object))
+    }
+
     /// `x[i]` on a class with `operator[]`.
     fn class_subscript(
         &mut self,
@@ -1428,10 +1385,7 @@ impl Ctx<'_> {
         index: &Ty,
     ) -> Ty {
         let found = self.class_members(def, "operator[]");
-        let Some(&first) = found.first() else { return Ty::unknown() };
-        let owner = self.r.defs.owner_class(first).unwrap_or(def);
-        let bound = self.r.class_template_bindings(owner, targs);
-        match self.pick_overload(&found, std::slice::from_ref(index), &[], &bound, Some(object)) {
+        match self.pick_member(def, targs, &found, std::slice::from_ref(index), &[], object) {
             Some((_, f, _)) => fn_ret(&f),
             None => Ty::unknown(),
         }

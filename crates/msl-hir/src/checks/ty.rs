@@ -4,44 +4,8 @@
 
 use std::fmt;
 
-/// An address space.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) enum Space {
-    Device,
-    Constant,
-    Thread,
-    Threadgroup,
-    ThreadgroupImageblock,
-    RayData,
-    ObjectData,
-}
-
-impl Space {
-    pub(crate) fn from_keyword(word: &str) -> Option<Space> {
-        Some(match word {
-            "device" => Space::Device,
-            "constant" => Space::Constant,
-            "thread" => Space::Thread,
-            "threadgroup" => Space::Threadgroup,
-            "threadgroup_imageblock" => Space::ThreadgroupImageblock,
-            "ray_data" => Space::RayData,
-            "object_data" => Space::ObjectData,
-            _ => return None,
-        })
-    }
-
-    pub(crate) fn keyword(self) -> &'static str {
-        match self {
-            Space::Device => "device",
-            Space::Constant => "constant",
-            Space::Thread => "thread",
-            Space::Threadgroup => "threadgroup",
-            Space::ThreadgroupImageblock => "threadgroup_imageblock",
-            Space::RayData => "ray_data",
-            Space::ObjectData => "object_data",
-        }
-    }
-}
+/// An address space: the semantic model's.
+pub(crate) use crate::ty::AddressSpace as Space;
 
 /// What a pointer or reference refers to.
 #[derive(Debug, Clone, PartialEq, Eq)]

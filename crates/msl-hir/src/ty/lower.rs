@@ -474,7 +474,9 @@ fn builtin(words: &str) -> Ty {
     Scalar::from_name(words).or_else(|| Scalar::from_name(&key)).map_or_else(Ty::unknown, Ty::scalar)
 }
 
-fn lower_args(args: &[TypeArgRef], env: &dyn TypeEnv) -> Vec<TemplateArg> {
+/// Template arguments as written, lowered: types, and values where the environment
+/// can evaluate them.
+pub(crate) fn lower_args(args: &[TypeArgRef], env: &dyn TypeEnv) -> Vec<TemplateArg> {
     args.iter()
         .map(|a| match a {
             TypeArgRef::Type(t) => TemplateArg::Type(t.lower(env).ty),

@@ -24,7 +24,7 @@ pub use lower::{
     ArrayLen, LibraryOnly, Lowered, PathRef, Segment, TypeArgRef, TypeBase, TypeEnv, TypeRef, TypeRefOp, library_type,
     parse_type_text, path_of,
 };
-pub(crate) use lower::{arg_of, decay, parse_int as parse_int_literal};
+pub(crate) use lower::{arg_of, decay, lower_args, parse_int as parse_int_literal};
 pub use name::numeric_type;
 
 /// A scalar type (`bool` counts as one; `void` does not).
