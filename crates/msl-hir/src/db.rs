@@ -467,10 +467,24 @@ pub fn item_tree(db: &dyn Db, unit: Unit) -> Arc<ItemTree> {
     }
 }
 
-/// The unit's definitions (see [`crate::defs`]): equal while only function bodies change.
+/// The unit's definitions and where they are in its tree, collected together (the
+/// positions change with every edit; see [`unit_defs`]).
+#[salsa::tracked(returns(ref), no_eq)]
+pub fn unit_defs_with_source(db: &dyn Db, unit: Unit) -> (Arc<crate::defs::Defs>, Arc<crate::defs::DefSourceMap>) {
+    let (defs, source) = crate::defs::collect_with_source(&parse_unit(db, unit).syntax());
+    (Arc::new(defs), Arc::new(source))
+}
+
+/// The unit's definitions (see [`crate::defs`]): equal while only function bodies change,
+/// so the queries that read them are not run again.
 #[salsa::tracked(returns(ref))]
 pub fn unit_defs(db: &dyn Db, unit: Unit) -> Arc<crate::defs::Defs> {
-    Arc::new(crate::defs::collect(&parse_unit(db, unit).syntax()))
+    unit_defs_with_source(db, unit).0.clone()
+}
+
+/// Where the unit's definitions are (tree ranges).
+pub fn unit_def_source(db: &dyn Db, unit: Unit) -> Arc<crate::defs::DefSourceMap> {
+    unit_defs_with_source(db, unit).1.clone()
 }
 
 /// A function's body, lowered (see [`crate::body`]); ranges relative to its start.

@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use msl_syntax::ast::{self, AstNode};
-use msl_syntax::{SyntaxKind, SyntaxNode};
+use msl_syntax::{SyntaxKind, SyntaxNode, TextRange};
 use rustc_hash::FxHashMap;
 
 use crate::ty::{DefId, PathRef, TypeRef};
@@ -314,7 +314,60 @@ impl Defs {
 }
 
 /// Builds the definitions of a unit's tree.
+/// Where each definition is in the unit's tree: kept apart from [`Defs`] because it
+/// changes with every edit, while the definitions do not.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct DefSourceMap {
+    /// By [`DefId`]: the declaration (for a variable or field, its declarator) and the
+    /// name declared (empty at the declaration's start when it has none).
+    pub sources: Vec<DefSource>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DefSource {
+    pub full: TextRange,
+    pub name: TextRange,
+}
+
+impl DefSourceMap {
+    pub fn get(&self, id: DefId) -> Option<DefSource> {
+        self.sources.get(id.0 as usize).copied()
+    }
+
+    /// The definition whose name is exactly `range`.
+    pub fn def_named_at(&self, range: TextRange) -> Option<DefId> {
+        self.sources.iter().position(|s| s.name == range && !range.is_empty()).map(|i| DefId(i as u32))
+    }
+}
+
+impl DefSource {
+    fn of(node: &SyntaxNode, name: Option<&SyntaxNode>) -> DefSource {
+        let full = node.text_range();
+        let name = name
+            .and_then(|n| {
+                let ident = n
+                    .descendants_with_tokens()
+                    .filter_map(|e| e.into_token())
+                    .filter(|t| t.kind() == SyntaxKind::IDENT)
+                    .last();
+                // `operator+`: the whole name
+                if n.descendants().any(|d| d.kind() == SyntaxKind::OPERATOR_NAME) {
+                    return Some(n.text_range());
+                }
+                ident.map(|t| t.text_range())
+            })
+            .unwrap_or_else(|| TextRange::empty(full.start()));
+        DefSource { full, name }
+    }
+}
+
+/// The unit's definitions.
 pub fn collect(root: &SyntaxNode) -> Defs {
+    collect_with_source(root).0
+}
+
+/// The unit's definitions and where each is.
+pub fn collect_with_source(root: &SyntaxNode) -> (Defs, DefSourceMap) {
     let mut c = Collector {
         defs: Defs {
             defs: Vec::new(),
@@ -333,9 +386,10 @@ pub fn collect(root: &SyntaxNode) -> Defs {
         },
         node: 0,
         in_specifiers: 0,
+        sources: DefSourceMap::default(),
     };
     c.items(root, ScopeId::GLOBAL, None);
-    c.defs
+    (c.defs, c.sources)
 }
 
 struct Collector {
@@ -345,6 +399,7 @@ struct Collector {
     /// Inside a class defined in declaration specifiers (`typedef struct { ... } S;`),
     /// whose member functions are not among the unit's functions.
     in_specifiers: u32,
+    sources: DefSourceMap,
 }
 
 impl Collector {
@@ -373,8 +428,10 @@ impl Collector {
         scope: ScopeId,
         generics: Option<Arc<Generics>>,
         declare: bool,
+        source: DefSource,
     ) -> DefId {
         let id = DefId(self.defs.defs.len() as u32);
+        self.sources.sources.push(source);
         if let Some(inner) = match &kind {
             DefKind::Namespace { inner } | DefKind::Class { inner, .. } | DefKind::Enum { inner, .. } => Some(*inner),
             _ => None,
@@ -444,14 +501,16 @@ impl Collector {
                 for d in decl.declarators() {
                     let Some(name) = d.name().map(|n| n.text()) else { continue };
                     let target = TypeRef::from_syntax(decl.decl_specifiers().as_ref(), d.declarator().as_ref());
-                    self.add(Arc::from(name), DefKind::Alias { target }, scope, generics.cloned(), true);
+                    let source = DefSource::of(d.syntax(), d.name().as_ref().map(|n| n.syntax()));
+                    self.add(Arc::from(name), DefKind::Alias { target }, scope, generics.cloned(), true, source);
                 }
             }
             SyntaxKind::ALIAS_DECL => {
                 let Some(decl) = ast::AliasDecl::cast(node.clone()) else { return };
                 let Some(name) = decl.name().map(|n| n.text()) else { return };
                 let target = decl.ty().map_or_else(TypeRef::unknown, |t| TypeRef::from_type(&t));
-                self.add(Arc::from(name), DefKind::Alias { target }, scope, generics.cloned(), true);
+                let source = DefSource::of(node, decl.name().as_ref().map(|n| n.syntax()));
+                self.add(Arc::from(name), DefKind::Alias { target }, scope, generics.cloned(), true, source);
             }
             SyntaxKind::USING_DIRECTIVE => {
                 if let Some(p) =
@@ -474,11 +533,13 @@ impl Collector {
                 }
             }
             SyntaxKind::NAMESPACE_ALIAS => {
-                let name = node.children().find(|c| c.kind() == SyntaxKind::NAME).map(|n| n.text().to_string());
+                let name_node = node.children().find(|c| c.kind() == SyntaxKind::NAME);
+                let name = name_node.as_ref().map(|n| n.text().to_string());
                 let target =
                     node.children().find(|c| c.kind() == SyntaxKind::PATH).and_then(|p| crate::ty::path_of(&p));
                 if let (Some(name), Some(target)) = (name, target) {
-                    self.add(Arc::from(name.trim()), DefKind::NamespaceAlias { target }, scope, None, true);
+                    let source = DefSource::of(node, name_node.as_ref());
+                    self.add(Arc::from(name.trim()), DefKind::NamespaceAlias { target }, scope, None, true, source);
                 }
             }
             _ => {}
@@ -515,7 +576,8 @@ impl Collector {
         let Some(name) = ns.name() else {
             // an unnamed namespace: its names are the enclosing one's
             let inner = self.new_scope(ScopeKind::Namespace, scope, true);
-            let id = self.add(Arc::from(""), DefKind::Namespace { inner }, scope, None, false);
+            let id =
+                self.add(Arc::from(""), DefKind::Namespace { inner }, scope, None, false, DefSource::of(node, None));
             // kept under the empty name, so that lookups in the scope look into it
             self.defs.scopes[scope.0 as usize].names.entry(Arc::from("")).or_default().push(id);
             if let Some(b) = body {
@@ -538,7 +600,16 @@ impl Collector {
                 Some(inner) => inner,
                 None => {
                     let inner = self.new_scope(ScopeKind::Namespace, at, inline);
-                    self.add(Arc::from(segment), DefKind::Namespace { inner }, at, None, true);
+                    let name_tok = name
+                        .syntax()
+                        .descendants_with_tokens()
+                        .filter_map(|e| e.into_token())
+                        .find(|t| t.kind() == SyntaxKind::IDENT && t.text() == segment);
+                    let source = DefSource {
+                        full: node.text_range(),
+                        name: name_tok.map_or_else(|| TextRange::empty(node.text_range().start()), |t| t.text_range()),
+                    };
+                    self.add(Arc::from(segment), DefKind::Namespace { inner }, at, None, true, source);
                     inner
                 }
             };
@@ -573,6 +644,7 @@ impl Collector {
             scope,
             generics.cloned(),
             declare,
+            DefSource::of(node, name_node.as_ref().map(|n| n.syntax())),
         );
         if let Some(list) = s.member_list() {
             for m in list.syntax().children() {
@@ -610,6 +682,7 @@ impl Collector {
             scope,
             generics.cloned(),
             !name.is_empty(),
+            DefSource::of(node, e.name().as_ref().map(|n| n.syntax())),
         );
         let mut next = Some(0i64);
         for en in e.enumerators() {
@@ -620,7 +693,8 @@ impl Collector {
             };
             next = value.map(|v| v + 1);
             let name: Arc<str> = Arc::from(n);
-            let eid = self.add(name.clone(), DefKind::Enumerator { parent: id, value }, inner, None, true);
+            let source = DefSource::of(en.syntax(), en.name().as_ref().map(|n| n.syntax()));
+            let eid = self.add(name.clone(), DefKind::Enumerator { parent: id, value }, inner, None, true, source);
             // an unscoped enum's enumerators are also names of the enclosing scope
             if !scoped {
                 self.defs.scopes[scope.0 as usize].names.entry(name).or_default().push(eid);
@@ -717,6 +791,7 @@ impl Collector {
             owner,
             generics.cloned(),
             declare && !qualified,
+            DefSource::of(node, name_node.as_ref().map(|n| n.syntax())),
         );
         if let Some(i) = index {
             self.defs.function_defs[i as usize] = Some(id);
@@ -746,13 +821,14 @@ impl Collector {
             let Some(name) = d.name().map(|n| n.text()) else { continue };
             let ty = TypeRef::from_syntax(spec.as_ref(), d.declarator().as_ref());
             let name: Arc<str> = Arc::from(name);
+            let source = DefSource::of(d.syntax(), d.name().as_ref().map(|n| n.syntax()));
             if in_class && !is_static {
                 let field = FieldData { name: name.clone(), ty };
-                self.add(name, DefKind::Field(field), scope, generics.cloned(), true);
+                self.add(name, DefKind::Field(field), scope, generics.cloned(), true, source);
             } else {
                 let value =
                     d.initializer().and_then(|i| i.expr()).and_then(|e| crate::checks::const_int(&e)).map(|x| x as i64);
-                self.add(name, DefKind::Variable { ty, value }, scope, generics.cloned(), true);
+                self.add(name, DefKind::Variable { ty, value }, scope, generics.cloned(), true, source);
             }
         }
     }

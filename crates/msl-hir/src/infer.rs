@@ -231,6 +231,28 @@ impl<'a> Resolver<'a> {
         Vec::new()
     }
 
+    /// A class's base classes of the unit, transitively, nearest first.
+    pub fn bases_of(&self, class: DefId) -> Vec<DefId> {
+        let mut out: Vec<DefId> = Vec::new();
+        let mut queue = vec![class];
+        while let Some(c) = queue.pop() {
+            let DefKind::Class { bases, .. } = &self.defs.def(c).kind else { continue };
+            let r = self.for_def(c);
+            for b in bases {
+                let crate::ty::TypeBase::Path(p) = &b.base else { continue };
+                if let Some(base) = r.def_of_path(p)
+                    && base != class
+                    && !out.contains(&base)
+                    && out.len() < 32
+                {
+                    out.push(base);
+                    queue.insert(0, base);
+                }
+            }
+        }
+        out
+    }
+
     fn lookup_in_bases(&self, class: DefId, name: &str, depth: u32) -> Vec<DefId> {
         if depth > 16 {
             return Vec::new();
@@ -514,10 +536,16 @@ impl Ctx<'_> {
             LocalKind::RangeElement => declared,
             _ if local.ty.is_auto() => match init_ty {
                 Some(t) => {
+                    // `auto &r = x` keeps a reference (to where `x` is, with its constness
+                    // and the declaration's); plain `auto` decays
+                    let (space, cv) = match t.strip().kind() {
+                        TyKind::Reference { space, cv, .. } => (*space, *cv),
+                        _ => (None, Cv::NONE),
+                    };
                     let t = t.non_reference();
-                    // `auto &r = x` keeps a reference; plain `auto` decays
                     if local.ty.ops.iter().any(|o| matches!(o, crate::ty::TypeRefOp::Reference { .. })) {
-                        Ty::reference(t, None, Cv::NONE)
+                        let cv = Cv { is_const: cv.is_const || lowered.cv.is_const, ..cv };
+                        Ty::reference(t, space.or(lowered.space), cv)
                     } else if local.ty.ops.iter().any(|o| matches!(o, crate::ty::TypeRefOp::Pointer { .. })) {
                         t
                     } else {
@@ -1236,7 +1264,8 @@ impl Ctx<'_> {
                 match resolve_library_overloads(&overloads, args, &bound, &[]) {
                     Some(f) => {
                         self.set(callee, f.clone());
-                        Some(fn_ret(&f))
+                        let explicit = self.callee_template_args(callee);
+                        Some(finish_library_result(fn_ret(&f), targs, &explicit))
                     }
                     None => Some(Ty::unknown()),
                 }
@@ -1727,7 +1756,7 @@ fn deduce(pattern: &Ty, actual: &Ty, bound: &mut FxHashMap<Arc<str>, Ty>) {
 }
 
 /// `t` with its template parameters replaced by what they are bound to.
-fn substitute(t: &Ty, bound: &FxHashMap<Arc<str>, Ty>) -> Ty {
+pub(crate) fn substitute(t: &Ty, bound: &FxHashMap<Arc<str>, Ty>) -> Ty {
     match t.kind() {
         TyKind::Param(n) => bound.get(n).cloned().unwrap_or_else(|| t.clone()),
         TyKind::Pointer { pointee, space, cv } => Ty::pointer(substitute(pointee, bound), *space, *cv),
@@ -1780,14 +1809,93 @@ fn class_bindings(type_name: &str, args: &[TemplateArg]) -> FxHashMap<Arc<str>, 
     let Some(template) = def.template else { return bound };
     let inner = template.trim_start_matches("template").trim().trim_start_matches('<');
     let inner = inner.strip_suffix('>').unwrap_or(inner);
-    for (param, arg) in msl_stdlib::split_top_level(inner).into_iter().zip(args) {
-        let decl = param.split('=').next().unwrap_or("").trim();
+    for (i, param) in msl_stdlib::split_top_level(inner).into_iter().enumerate() {
+        let mut parts = param.splitn(2, '=');
+        let decl = parts.next().unwrap_or("").trim();
+        let default = parts.next().map(str::trim);
         let Some(name) = decl.rsplit(|c: char| c.is_whitespace() || c == '.').next() else { continue };
-        if let TemplateArg::Type(t) = arg {
-            bound.insert(Arc::from(name), t.clone());
+        match (args.get(i), default) {
+            (Some(TemplateArg::Type(t)), _) => {
+                bound.insert(Arc::from(name), t.clone());
+            }
+            // a parameter left out takes its default when that is a type of the library
+            (None, Some(d)) => {
+                if let Some(t) = crate::ty::library_type(d, &[]) {
+                    bound.insert(Arc::from(name), t);
+                }
+            }
+            _ => {}
         }
     }
+    // the member types the signatures name: the element's type, a tensor's `index_type`
+    // (its extents')
+    if template.contains("class ElementType") || template.contains("typename ElementType") {
+        if let Some(TemplateArg::Type(e)) = args.first() {
+            bound.insert(Arc::from("element_type"), e.clone());
+            bound.insert(Arc::from("value_type"), e.clone());
+        }
+    }
+    if let Some(TemplateArg::Type(extents)) = args.get(1)
+        && let TyKind::Library { name: "extents" | "dextents", args: e } = extents.strip().kind()
+        && let Some(TemplateArg::Type(index)) = e.first()
+    {
+        bound.insert(Arc::from("index_type"), index.clone());
+        bound.insert(Arc::from("extents_type"), extents.clone());
+    }
     bound
+}
+
+/// What is left of a library method's result once its placeholders are bound: a pack of
+/// sizes takes the call's explicit values (`slice<8, 8>` views an `extents<int, 8, 8>`),
+/// or without them every dimension is dynamic (the receiver's rank); packs nothing bound
+/// (the view's extra tags) are empty.
+fn finish_library_result(t: Ty, receiver_args: &[TemplateArg], explicit: &[TemplateArg]) -> Ty {
+    let TyKind::Library { name, args } = t.kind() else { return t };
+    let mut out = Vec::new();
+    for a in args.iter() {
+        match a {
+            TemplateArg::Type(x) => match x.kind() {
+                // an unbound pack of tags: none
+                TyKind::Param(n) if n.ends_with("Tags") => continue,
+                TyKind::Library { name: "extents", args: e }
+                    if e.iter().skip(1).any(|x| match x {
+                        TemplateArg::Type(p) => matches!(p.kind(), TyKind::Param(_)),
+                        TemplateArg::Name(_) => true,
+                        TemplateArg::Value(_) => false,
+                    }) =>
+                {
+                    let rank = match receiver_args.get(1) {
+                        Some(TemplateArg::Type(r)) => match r.strip().kind() {
+                            TyKind::Library { name: "dextents", args } => match args.get(1) {
+                                Some(TemplateArg::Value(v)) => Some(*v),
+                                _ => None,
+                            },
+                            TyKind::Library { name: "extents", args } => Some(args.len() as i64 - 1),
+                            _ => None,
+                        },
+                        _ => None,
+                    };
+                    let sizes: Vec<TemplateArg> =
+                        explicit.iter().filter(|a| matches!(a, TemplateArg::Value(_))).cloned().collect();
+                    match (rank, e.first()) {
+                        (_, Some(index)) if !sizes.is_empty() => {
+                            let mut args = vec![index.clone()];
+                            args.extend(sizes);
+                            out.push(TemplateArg::Type(Ty::library("extents", args)));
+                        }
+                        (Some(rank), Some(index)) => out.push(TemplateArg::Type(Ty::library(
+                            "dextents",
+                            vec![index.clone(), TemplateArg::Value(rank)],
+                        ))),
+                        _ => out.push(a.clone()),
+                    }
+                }
+                _ => out.push(a.clone()),
+            },
+            _ => out.push(a.clone()),
+        }
+    }
+    crate::ty::library_type(name, &out).unwrap_or_else(|| Ty::library(name, out))
 }
 
 /// The overload of `overloads` a call with `args` picks: an exact match of every

@@ -12,6 +12,7 @@ mod db;
 pub mod defs;
 pub mod infer;
 mod items;
+pub mod semantics;
 pub mod ty;
 
 use std::path::{Path, PathBuf};
@@ -27,9 +28,11 @@ pub use codes::code_info;
 pub use db::{
     Db, DiskFiles, FileSet, FunctionId, FunctionSyntax, Instance, MAX_INSTANCES, ParseCache, RootDatabase, SourceFile,
     Unit, function_body, function_green, function_offsets, functions, infer_function, infer_instance, item_tree,
-    parse_unit, unit_defs, unit_incomplete, unit_instances,
+    parse_unit, unit_def_source, unit_defs, unit_defs_with_source, unit_incomplete, unit_instances,
 };
 pub use items::{FunctionItem, ItemCache, ItemTree, Overload};
+pub use semantics::{Definition, LocalDef, Member, MemberKind, Semantics};
+pub use ty::{DefId, Ty};
 
 /// A diagnostic of a unit, in a file of the unit, with an optional fix hint.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -7,8 +7,10 @@ use msl_syntax::ast::{self, AstNode};
 use msl_syntax::{SyntaxKind, SyntaxNode, SyntaxToken, TextRange, TextSize};
 use rustc_hash::FxHashSet;
 
-use crate::locate::{FileCtx, compact};
-use crate::resolve::{self, Def, TypeName};
+use crate::locate::{FileCtx, compact, name_idents};
+use msl_hir::{MemberKind, Ty};
+
+use crate::resolve::{self, Def};
 use crate::symbols::{SymbolKind, fuzzy_match, strip_attributes};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -248,13 +250,15 @@ fn member_completions(cx: &FileCtx, dot: TextSize) -> Vec<CompletionItem> {
     members_of_type(cx, &ty)
 }
 
-fn receiver_of(cx: &FileCtx, op: &SyntaxToken) -> Option<TypeName> {
+/// The type of what `.` or `->` applies to, as the model infers it.
+fn receiver_of(cx: &FileCtx, op: &SyntaxToken) -> Option<Ty> {
+    let sema = cx.sema();
     if let Some(parent) = op.parent()
         && parent.kind() == SyntaxKind::MEMBER_EXPR
         && let Some(recv) = parent.children().next()
         && recv.text_range().end() <= op.text_range().start()
     {
-        return resolve::expr_type(cx, &recv);
+        return sema.type_of_expr(&recv);
     }
     // an unfinished expression: the name right before the operator
     let mut prev = op.prev_token();
@@ -269,49 +273,40 @@ fn receiver_of(cx: &FileCtx, op: &SyntaxToken) -> Option<TypeName> {
     if prev.kind() != SyntaxKind::IDENT {
         return None;
     }
-    let def = resolve::resolve(cx, &prev, false)?;
-    resolve::declared_type(&def).map(|(t, _)| t)
+    if let Some(t) = prev.parent().and_then(|p| sema.type_of_expr(&p)) {
+        return Some(t);
+    }
+    match resolve::resolve(cx, &prev, false)? {
+        Def::Local { ty, .. } => ty,
+        Def::Item(sym) => sema.def_declared_at(sym.name_range).and_then(|id| sema.type_of_def(id)),
+        _ => None,
+    }
 }
 
-fn members_of_type(cx: &FileCtx, ty: &TypeName) -> Vec<CompletionItem> {
-    let mut out = Vec::new();
-    let index = cx.index();
-    let base = index.resolve_alias(&ty.base);
-    // fields and methods of a struct of the unit (and its bases)
-    for t in resolve::struct_and_bases(&index, &base) {
-        for s in index.members_of(&t) {
-            let kind = match s.kind {
-                SymbolKind::Field => CompletionKind::Field,
-                SymbolKind::Method => CompletionKind::Method,
-                _ => continue,
-            };
-            let detail = resolve::declared_type(&Def::Item(s.clone())).map(|(t, _)| t.written);
-            out.push(item(s.name.clone(), kind, detail, 0));
-        }
-    }
-    // swizzles of vectors
-    if let Some(size) = resolve::vector_size(&base) {
-        let elem = resolve::vector_element(&base).unwrap_or_default();
-        for set in ["xyzw", "rgba"] {
-            let comps = &set[..size];
-            for c in comps.chars() {
-                out.push(item(c.to_string(), CompletionKind::Field, Some(elem.clone()), 1));
-            }
-            // the common whole-prefix selections
-            for n in 2..=size {
-                out.push(item(&comps[..n], CompletionKind::Field, Some(format!("{elem}{n}")), 2));
-            }
-        }
-    }
-    // methods and members of library types (textures, atomics, ...)
+fn members_of_type(cx: &FileCtx, ty: &Ty) -> Vec<CompletionItem> {
     let lib = Stdlib::get();
-    for m in lib.methods_of(&base) {
-        let mut it = item(m.name, CompletionKind::Method, Some(m.summary.to_string()), 0);
-        it.resolve_key = Some(format!("method:{base}:{}", m.name));
-        out.push(it);
-    }
-    for m in lib.members_of(&base) {
-        out.push(item(m.name, CompletionKind::Field, Some(m.ty.to_string()), 0));
+    let mut out = Vec::new();
+    for m in cx.sema().members_of(ty) {
+        let detail = m.ty.as_ref().map(|t| t.to_string());
+        match m.kind {
+            MemberKind::Field(_) => out.push(item(&*m.name, CompletionKind::Field, detail, 0)),
+            MemberKind::Method(_) => out.push(item(&*m.name, CompletionKind::Method, detail, 0)),
+            // single components first, then the common whole-prefix selections
+            MemberKind::Swizzle => {
+                let group = if m.name.len() == 1 { 1 } else { 2 };
+                out.push(item(&*m.name, CompletionKind::Field, detail, group));
+            }
+            MemberKind::LibraryMethod(base) => {
+                let summary = lib.method(base, &m.name).next().map(|x| x.summary.to_string());
+                let mut it = item(&*m.name, CompletionKind::Method, summary, 0);
+                it.resolve_key = Some(format!("method:{base}:{}", m.name));
+                out.push(it);
+            }
+            MemberKind::LibraryMember(base) => {
+                let ty = lib.members_of(base).iter().find(|x| x.name == &*m.name).map(|x| x.ty.to_string());
+                out.push(item(&*m.name, CompletionKind::Field, ty, 0));
+            }
+        }
     }
     out
 }
@@ -341,7 +336,7 @@ fn qualified_completions(cx: &FileCtx, lead: &str) -> Vec<CompletionItem> {
     }
     let index = cx.index();
     for s in index.members_of(qualifier) {
-        out.push(sym_item(s));
+        out.push(sym_item(cx, s));
     }
     out
 }
@@ -431,7 +426,7 @@ fn stage_from_attributes(f: &ast::Function) -> Option<Vec<&'static str>> {
     None
 }
 
-fn sym_item(s: &crate::index::ItemSym) -> CompletionItem {
+fn sym_item(cx: &FileCtx, s: &crate::index::ItemSym) -> CompletionItem {
     let kind = match s.kind {
         SymbolKind::Function => CompletionKind::Function,
         SymbolKind::Method => CompletionKind::Method,
@@ -451,7 +446,11 @@ fn sym_item(s: &crate::index::ItemSym) -> CompletionItem {
         SymbolKind::Function | SymbolKind::Method => ast::Function::cast(s.node.clone())
             .and_then(|f| f.param_list())
             .map(|p| strip_attributes(&compact(p.syntax()))),
-        _ => resolve::declared_type(&Def::Item(s.clone())).map(|(t, _)| t.written),
+        SymbolKind::Field | SymbolKind::Variable | SymbolKind::Constant => {
+            let sema = cx.sema();
+            sema.def_declared_at(s.name_range).and_then(|id| sema.type_of_def(id)).map(|t| t.to_string())
+        }
+        _ => None,
     };
     let mut it = item(s.name.clone(), kind, detail, 1);
     it.documentation = crate::locate::doc_comment(&s.node);
@@ -500,7 +499,7 @@ fn scope_completions(cx: &FileCtx, start: TextSize, prefix: &str) -> Vec<Complet
         out.extend(locals_at(tok));
     }
     let index = cx.index();
-    let containers = anchor.as_ref().map(resolve::containers_at).unwrap_or_else(|| vec![String::new()]);
+    let containers = anchor.as_ref().map(containers_at).unwrap_or_else(|| vec![String::new()]);
     for s in &index.syms {
         if s.kind == SymbolKind::Parameter || !wanted(&s.name) {
             continue;
@@ -512,7 +511,7 @@ fn scope_completions(cx: &FileCtx, start: TextSize, prefix: &str) -> Vec<Complet
         if s.kind == SymbolKind::EnumMember && is_scoped_enum_member(s) {
             continue;
         }
-        out.push(sym_item(s));
+        out.push(sym_item(cx, s));
     }
     out.extend(macro_items(cx, &wanted));
     out.extend(library_items(cx, &wanted));
@@ -653,4 +652,47 @@ pub fn docs(key: &str) -> Option<String> {
         return lib.method(ty, name).next().map(|m| msl_stdlib::hover(&Entry::Method(m)));
     }
     None
+}
+
+/// The structs and namespaces around a token, innermost first, then file scope (`""`).
+pub(crate) fn containers_at(tok: &SyntaxToken) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut namespaces: Vec<String> = Vec::new();
+    for a in tok.parent_ancestors() {
+        match a.kind() {
+            SyntaxKind::STRUCT | SyntaxKind::ENUM => {
+                let name = a.children().find(|c| c.kind() == SyntaxKind::NAME).map(|n| name_text(&n));
+                if let Some(n) = name {
+                    out.push(n);
+                }
+            }
+            SyntaxKind::NAMESPACE => {
+                if let Some(n) = a.children().find(|c| c.kind() == SyntaxKind::NAME) {
+                    namespaces.push(name_text(&n));
+                }
+            }
+            SyntaxKind::FUNCTION => {
+                // a member function defined outside its class: `void S::f() { ... }`
+                if let Some(n) = ast::Function::cast(a.clone()).and_then(|f| f.name()) {
+                    let qualifier = crate::index::qualifier_of(&n);
+                    if !qualifier.is_empty() {
+                        out.push(qualifier);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    // nested namespaces as the index names them: `a::b`
+    for i in 0..namespaces.len() {
+        let mut parts: Vec<&str> = namespaces[i..].iter().map(|s| s.as_str()).collect();
+        parts.reverse();
+        out.push(parts.join("::"));
+    }
+    out.push(String::new());
+    out
+}
+
+fn name_text(name: &SyntaxNode) -> String {
+    name_idents(name).last().map(|t| t.text().to_string()).unwrap_or_default()
 }

@@ -62,21 +62,17 @@ pub(crate) fn def_markdown(cx: &FileCtx, def: &Def, at: Option<&SyntaxToken>) ->
             let e = Entry::Attribute(a);
             Some(with_availability(cx, &e, msl_stdlib::hover(&e)))
         }
-        Def::Swizzle { vector, components } => {
-            let elem = crate::resolve::vector_element(vector).unwrap_or_default();
-            let ty = if components.len() == 1 { elem } else { format!("{elem}{}", components.len()) };
-            Some(format!(
-                "```metal\n{ty} {components}\n```\nComponents `{components}` of a `{vector}`: a {} of {} component{}.",
-                if components.len() == 1 { "scalar" } else { "vector" },
-                components.len(),
-                if components.len() == 1 { "" } else { "s" }
-            ))
-        }
+        Def::Swizzle { vector, components, ty } => Some(format!(
+            "```metal\n{ty} {components}\n```\nComponents `{components}` of a `{vector}`: a {} of {} component{}.",
+            if components.len() == 1 { "scalar" } else { "vector" },
+            components.len(),
+            if components.len() == 1 { "" } else { "s" }
+        )),
         Def::Macro(m) => {
             let info = cx.parse.preprocessed().macros.get(*m as usize)?;
             Some(macro_definition(info))
         }
-        Def::Local { decl, kind, .. } => {
+        Def::Local { decl, kind, ty, deduced, .. } => {
             let label = match kind {
                 LocalKind::Param => "parameter",
                 LocalKind::Var => "local variable",
@@ -88,6 +84,10 @@ pub(crate) fn def_markdown(cx: &FileCtx, def: &Def, at: Option<&SyntaxToken>) ->
                 LocalKind::Var => variable_text(decl)?,
             };
             let mut md = format!("```metal\n// {label}\n{text}\n```");
+            // what `auto` (or `decltype`) stands for
+            if *deduced && let Some(t) = ty.as_ref().filter(|t| !t.is_unknown()) {
+                let _ = write!(md, "\n*type:* `{t}`");
+            }
             if let Some(space) = address_space_note(&text) {
                 let _ = write!(md, "\n{space}");
             }
@@ -109,9 +109,7 @@ pub(crate) fn def_markdown(cx: &FileCtx, def: &Def, at: Option<&SyntaxToken>) ->
                 SymbolKind::EnumMember => {
                     ("enumerator", format!("{}{}", qualified_prefix(&sym.container), compact(&sym.node)))
                 }
-                SymbolKind::Field => {
-                    ("field", format!("{}{}", qualified_prefix(&sym.container), variable_text(&sym.node)?))
-                }
+                SymbolKind::Field => ("field", member_variable_text(&sym.node, &sym.container)?),
                 SymbolKind::Variable | SymbolKind::Constant => ("global", variable_text(&sym.node)?),
                 SymbolKind::Typedef => ("alias", compact(&sym.node)),
                 SymbolKind::Namespace => ("namespace", format!("namespace {}", sym.name)),
@@ -162,6 +160,30 @@ fn address_space_note(text: &str) -> Option<String> {
         _ => "the object stage's payload for the mesh stage",
     };
     Some(format!("*address space:* `{space}`, {what}"))
+}
+
+/// A data member's declaration with its class before its name: `float4x4 Params::transform`.
+fn member_variable_text(init_declarator: &SyntaxNode, container: &str) -> Option<String> {
+    let d = ast::InitDeclarator::cast(init_declarator.clone())?;
+    let v = init_declarator.parent().and_then(ast::VarDecl::cast);
+    let spec = v.and_then(|v| v.decl_specifiers()).map(|s| compact(s.syntax())).unwrap_or_default();
+    let declarator = d.declarator()?;
+    let name = declarator.name()?;
+    // the declarator's text with the class put before the name (its first whole-word
+    // occurrence: pointer and reference operators come before it, bounds after)
+    let text = strip_attributes(&compact(declarator.syntax()));
+    let name = name.text();
+    let is_word = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+    let at = text
+        .match_indices(name.as_str())
+        .map(|(i, _)| i)
+        .find(|&i| !is_word(text[..i].chars().next_back()) && !is_word(text[i + name.len()..].chars().next()));
+    let declarator = match at {
+        Some(i) => format!("{}{}{}", &text[..i], qualified_prefix(container), &text[i..]),
+        None => text,
+    };
+    let bits = d.bit_field().map(|b| format!(" {}", compact(b.syntax()))).unwrap_or_default();
+    Some(format!("{spec} {declarator}{bits}").trim().to_string())
 }
 
 /// A variable's declaration without its initializer: `const uint i`.
@@ -363,15 +385,13 @@ fn directive_hover(cx: &FileCtx, piece: usize, offset: TextSize) -> Option<Hover
     }
     // `#include`: the file it names
     if let Some(inc) = pp.includes.iter().find(|i| i.file == 0 && i.range.contains_inclusive(offset)) {
-        let md = match inc.target {
-            Some(t) => {
-                let f = pp.files.get(t as usize)?;
-                if f.is_virtual {
-                    format!("`<{}>`: a header of the Metal standard library (built in)", inc.name)
-                } else {
-                    format!("`{}`", f.path.display())
-                }
+        let md = match inc.target.map(|t| pp.files.get(t as usize)) {
+            Some(Some(f)) if !f.is_virtual => format!("`{}`", f.path.display()),
+            // a header whose declarations the analysis knows without reading a file
+            Some(_) if inc.name.starts_with("MetalPerformancePrimitives/") => {
+                format!("`<{}>`: Metal Performance Primitives (built in)", inc.name)
             }
+            Some(_) => format!("`<{}>`: a header of the Metal standard library (built in)", inc.name),
             None => format!("`{}` was not found", inc.name),
         };
         return Some(Hover { range: inc.range, markdown: md });

@@ -176,22 +176,6 @@ impl ItemIndex {
     pub fn members_of<'s>(&'s self, container: &'s str) -> impl Iterator<Item = &'s ItemSym> + 's {
         self.syms.iter().filter(move |s| s.container == container || s.container.ends_with(&format!("::{container}")))
     }
-
-    /// The best declaration of `name` seen from `context` (a struct or namespace name,
-    /// or `""`): its members first, then file scope. Definitions (with a body) come before
-    /// prototypes unless `prefer_declaration`.
-    pub fn resolve(&self, name: &str, context: &[String], prefer_declaration: bool) -> Option<&ItemSym> {
-        let candidates: Vec<&ItemSym> = self.named(name).collect();
-        if candidates.is_empty() {
-            return None;
-        }
-        let rank = |s: &ItemSym| {
-            let scope = context.iter().position(|c| *c == s.container).unwrap_or(context.len() + 1);
-            let body = if s.kind.is_callable() && (s.has_body == prefer_declaration) { 1 } else { 0 };
-            (scope, body)
-        };
-        candidates.into_iter().min_by_key(|s| rank(s))
-    }
 }
 
 fn variable_kind(node: &SyntaxNode, container: &str) -> SymbolKind {

@@ -28,22 +28,15 @@ pub(crate) fn inlay_hints(cx: &FileCtx, range: TextRange) -> Vec<InlayHint> {
     let Some(tree_range) = cx.tree_range(range).or_else(|| Some(TextRange::up_to(cx.root.text_range().end()))) else {
         return out;
     };
-    // types of `auto` variables, from the checker's inference
-    let functions = msl_hir::functions(cx.db, cx.unit);
-    let starts = msl_hir::function_offsets(cx.parse.green());
-    for (i, f) in functions.into_iter().enumerate() {
-        let Some(&start) = starts.get(i) else { continue };
-        let end = starts.get(i + 1).copied().unwrap_or(cx.root.text_range().end());
-        if end < tree_range.start() || start > tree_range.end() {
+    // types of `auto` variables, from the semantic model
+    for local in cx.sema().locals_in(tree_range) {
+        if local.is_param || !local.deduced || local.ty.is_unknown() {
             continue;
         }
-        for (name_range, ty) in msl_hir::auto_types(cx.db, f).iter() {
-            let r = *name_range + start;
-            if let Some(fr) = cx.file_range(r)
-                && range.contains_range(fr)
-            {
-                out.push(InlayHint { offset: fr.end(), label: format!(": {ty}"), kind: InlayKind::Type });
-            }
+        if let Some(fr) = cx.file_range(local.name_range)
+            && range.contains_range(fr)
+        {
+            out.push(InlayHint { offset: fr.end(), label: format!(": {}", local.ty), kind: InlayKind::Type });
         }
     }
     // parameter names at calls

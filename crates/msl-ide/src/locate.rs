@@ -20,6 +20,7 @@ pub(crate) struct FileCtx<'a> {
     pub parse: Arc<Parse>,
     pub root: SyntaxNode,
     index: std::cell::OnceCell<Rc<ItemIndex>>,
+    sema: std::cell::OnceCell<msl_hir::Semantics<'a>>,
 }
 
 /// What is at a position of the main file.
@@ -37,7 +38,12 @@ impl<'a> FileCtx<'a> {
     pub fn new(db: &'a RootDatabase, unit: Unit, settings: &'a FileSettings) -> FileCtx<'a> {
         let parse = msl_hir::parse_unit(db, unit).clone();
         let root = parse.syntax();
-        FileCtx { db, unit, settings, parse, root, index: std::cell::OnceCell::new() }
+        FileCtx { db, unit, settings, parse, root, index: std::cell::OnceCell::new(), sema: std::cell::OnceCell::new() }
+    }
+
+    /// The unit's semantic model (made on first use by a request).
+    pub fn sema(&self) -> &msl_hir::Semantics<'a> {
+        self.sema.get_or_init(|| msl_hir::Semantics::new(self.db, self.unit))
     }
 
     /// The text of the main file.

@@ -11,7 +11,7 @@ use rustc_hash::FxHashMap;
 use crate::actions::FileEdit;
 use crate::builtins::{BUILTIN_LIBRARY_PATH, builtin_library_text, entry_range};
 use crate::locate::{At, FileCtx, word_at};
-use crate::resolve::{Def, LocalKind, declared_type, resolve, type_def};
+use crate::resolve::{Def, LocalKind, item_of_def, resolve};
 use crate::{FileRange, NavTarget};
 
 /// What is at `offset`, resolved.
@@ -118,16 +118,25 @@ fn tree_target(cx: &FileCtx, name: TextRange, full: TextRange) -> Option<NavTarg
 
 pub(crate) fn type_definition(cx: &FileCtx, offset: TextSize) -> Vec<NavTarget> {
     let Some((def, _)) = def_at(cx, offset, false) else { return Vec::new() };
+    let sema = cx.sema();
     let ty = match &def {
         Def::Local { kind: LocalKind::TemplateParam, .. } => return Vec::new(),
         Def::Item(s) if s.kind.is_type() => return nav_targets(cx, &def),
-        _ => declared_type(&def).map(|(t, _)| t.base),
+        Def::Local { ty, .. } => ty.clone(),
+        Def::Item(s) => sema.def_declared_at(s.name_range).and_then(|id| sema.type_of_def(id)),
+        _ => None,
     };
     let Some(ty) = ty else { return Vec::new() };
-    let index = cx.index();
-    let name = index.resolve_alias(&ty);
-    match type_def(cx, &name).or_else(|| type_def(cx, &ty)) {
-        Some(d) => nav_targets(cx, &d),
+    // a function's type leads to what it returns
+    let ty = match ty.strip().kind() {
+        msl_hir::ty::TyKind::Function(f) => f.ret.clone(),
+        _ => ty,
+    };
+    if let Some(id) = sema.def_of_type(&ty) {
+        return item_of_def(cx, id, false).map(|s| nav_targets(cx, &Def::Item(s))).unwrap_or_default();
+    }
+    match sema.library_type_name(&ty).and_then(|n| msl_stdlib::Stdlib::get().type_named(n)) {
+        Some(t) => nav_targets(cx, &Def::Builtin(vec![msl_stdlib::Entry::Type(t)])),
         None => Vec::new(),
     }
 }

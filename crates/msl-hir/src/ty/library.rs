@@ -140,6 +140,8 @@ fn parse_signature<'a>(sig: &str, bindings: impl Iterator<Item = &'a str>) -> Op
         None => TypeRef::from_syntax(function.decl_specifiers().as_ref(), Some(&decl)).returned()?.lower(&env).ty,
     };
     let list = decl.param_list()?;
+    // a trailing parameter pack (`OtherIndexTypes... index`) takes any number of arguments
+    let pack = list.params().last().and_then(|p| p.declarator()).is_some_and(|d| d.is_pack());
     let mut params = Vec::new();
     for p in list.params() {
         let t = TypeRef::from_syntax(p.decl_specifiers().as_ref(), p.declarator().as_ref());
@@ -147,7 +149,8 @@ fn parse_signature<'a>(sig: &str, bindings: impl Iterator<Item = &'a str>) -> Op
         if matches!(ty.kind(), TyKind::Void) {
             continue;
         }
-        let has_default = p.syntax().children_with_tokens().any(|e| e.kind() == SyntaxKind::EQ);
+        let is_pack = p.declarator().is_some_and(|d| d.is_pack());
+        let has_default = is_pack || p.syntax().children_with_tokens().any(|e| e.kind() == SyntaxKind::EQ);
         params.push(LibParam { name: p.name().map(|n| Arc::from(n.text())), ty, has_default });
     }
     let quals: Vec<_> = decl.function_qualifiers().collect();
@@ -155,7 +158,7 @@ fn parse_signature<'a>(sig: &str, bindings: impl Iterator<Item = &'a str>) -> Op
         name,
         ret,
         params,
-        variadic: list.is_variadic(),
+        variadic: list.is_variadic() || pack,
         placeholders,
         is_const: quals.iter().any(|t| t.kind() == SyntaxKind::CONST_KW),
         space: quals.iter().find_map(|t| AddressSpace::from_keyword(t.text())),

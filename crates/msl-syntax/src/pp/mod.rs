@@ -564,7 +564,7 @@ pub(crate) fn preprocess_unit(
     pp.install(&batch);
     // Apple's compiler makes the library available to every unit, as if `<metal_stdlib>`
     // were included first: its macros (`METAL_FUNC`, `M_PI_F`, ...) too
-    pp.include_system(IMPLICIT_HEADER);
+    let _ = pp.include_system(IMPLICIT_HEADER);
     pp.run();
     let state = pp.take_state();
     let mut out = pp.out;
@@ -2427,7 +2427,8 @@ impl<'r> Pp<'r> {
         }
         // Apple's headers always come from the model, never from the disk
         if builtin::classify(&name) == SystemHeader::Modelled {
-            self.include_system(&name);
+            let idx = self.include_system(&name);
+            self.out.includes[record].target = Some(idx);
             return;
         }
         let mut found = self.search(&name, angled, file);
@@ -2514,17 +2515,22 @@ impl<'r> Pp<'r> {
         }
     }
 
-    fn include_system(&mut self, name: &str) {
+    /// Makes a modelled header's declarations known (once); its file's index.
+    fn include_system(&mut self, name: &str) -> u32 {
+        if let Some(&idx) = self.builtin_headers.get(name) {
+            return idx;
+        }
         // the implicit `<metal_stdlib>` holds every other library header
-        if self.builtin_headers.contains_key(name)
-            || (name.starts_with("metal_") && self.builtin_headers.contains_key(IMPLICIT_HEADER))
+        if name.starts_with("metal_")
+            && let Some(&idx) = self.builtin_headers.get(IMPLICIT_HEADER)
         {
-            return;
+            return idx;
         }
         let config = self.config;
         let batch = batch_for(Some(name), config, || builtin::header_text(name, config));
         let idx = self.install(&batch);
         self.builtin_headers.insert(name.to_string(), idx);
+        idx
     }
 
     fn header_name(&mut self, rest: &[PpTok]) -> Option<(String, bool)> {
