@@ -42,9 +42,38 @@ fn every_checklist_name_has_an_entry_with_signature_availability_and_docs() {
     assert!(missing.is_empty(), "{} problems:\n{}", missing.len(), missing.join("\n"));
 }
 
-/// Words for the comparison: lowercase letters and digits; everything else separates.
+/// Words for the comparison, normalised as the OCR text of the specification needs: words
+/// hyphenated across a line break are joined, case is ignored, and everything but letters
+/// and digits separates (punctuation, underscores, code quotes), so `clamp_to_edge` and
+/// "clamp to edge" are the same three words.
 fn words(s: &str) -> Vec<String> {
-    s.split(|c: char| !c.is_alphanumeric() && c != '_').filter(|w| !w.is_empty()).map(|w| w.to_lowercase()).collect()
+    let mut joined = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '-' && chars.peek() == Some(&'\n') {
+            // `sam-\npler`: one word
+            chars.next();
+            while chars.peek().is_some_and(|c| c.is_whitespace()) {
+                chars.next();
+            }
+            continue;
+        }
+        joined.push(match c {
+            // typographic ligatures of the OCR
+            '\u{fb01}' => 'f',
+            _ => c,
+        });
+        if c == '\u{fb01}' {
+            joined.push('i');
+        }
+    }
+    joined.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(|w| w.to_lowercase()).collect()
+}
+
+#[test]
+fn the_comparison_ignores_case_punctuation_underscores_and_line_hyphens() {
+    assert_eq!(words("Clamp_To_Edge, or `clamp-\n  to`"), ["clamp", "to", "edge", "or", "clampto"]);
+    assert_eq!(words("\u{fb01}lter"), ["filter"]);
 }
 
 #[test]
