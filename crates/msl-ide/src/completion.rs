@@ -202,7 +202,7 @@ fn directive_completions(cx: &FileCtx, lead: &str) -> Vec<CompletionItem> {
     }
     let word = directive.split_whitespace().next().unwrap_or("");
     match word {
-        "include" | "import" if directive.contains('<') => msl_syntax::pp::METAL_HEADERS
+        "include" | "import" if directive.contains('<') => msl_syntax::LIBRARY_HEADERS
             .iter()
             .map(|h| item(*h, CompletionKind::Namespace, Some("built-in header".into()), 0))
             .collect(),
@@ -212,15 +212,14 @@ fn directive_completions(cx: &FileCtx, lead: &str) -> Vec<CompletionItem> {
 }
 
 fn macro_items(cx: &FileCtx, wanted: &dyn Fn(&str) -> bool) -> Vec<CompletionItem> {
-    let pp = cx.parse.preprocessed();
     let mut out = Vec::new();
-    for m in pp.macros.iter().filter(|m| wanted(&m.name)) {
+    for m in cx.parse.macros().iter().filter(|m| wanted(&m.name)) {
         let detail = match &m.params {
             Some(p) => format!("#define {}({}) {}", m.name, p.join(", "), m.body),
             None => format!("#define {} {}", m.name, m.body),
         };
         let detail: String = detail.chars().take(120).collect();
-        let is_predefined = pp.files.get(m.file as usize).is_some_and(|f| f.is_virtual);
+        let is_predefined = cx.parse.files().get(m.file as usize).is_some_and(|f| f.is_virtual);
         out.push(item(m.name.to_string(), CompletionKind::Macro, Some(detail), if is_predefined { 6 } else { 2 }));
     }
     out

@@ -44,16 +44,16 @@ pub(crate) fn file_diagnostics(cx: &FileCtx) -> Vec<FileDiagnostic> {
     let line_starts: Vec<usize> = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
     let line_of = |off: usize| (line_starts.partition_point(|&l| l <= off).saturating_sub(1)) as u32;
     let rules = &cx.settings.rules;
-    let pp = cx.parse.preprocessed();
+    let includes = cx.parse.includes();
     let mut out = Vec::new();
     // the include directive of the main file through which each file was reached
-    let mut reached_by: Vec<Option<usize>> = vec![None; pp.files.len()];
+    let mut reached_by: Vec<Option<usize>> = vec![None; cx.parse.files().len()];
     let mut changed = true;
     let mut rounds = 0;
     while changed && rounds < 64 {
         changed = false;
         rounds += 1;
-        for (i, inc) in pp.includes.iter().enumerate() {
+        for (i, inc) in includes.iter().enumerate() {
             let Some(t) = inc.target else { continue };
             let via = if inc.file == 0 { Some(i) } else { reached_by.get(inc.file as usize).copied().flatten() };
             if let Some(v) = via
@@ -65,7 +65,7 @@ pub(crate) fn file_diagnostics(cx: &FileCtx) -> Vec<FileDiagnostic> {
             }
         }
     }
-    let mut header_errors: Vec<usize> = vec![0; pp.includes.len()];
+    let mut header_errors: Vec<usize> = vec![0; includes.len()];
     for d in msl_hir::unit_diagnostics(cx.db, cx.unit, false) {
         let diag = d.diagnostic;
         let Some(severity) = rules.apply(diag.code, diag.severity) else { continue };
@@ -79,7 +79,7 @@ pub(crate) fn file_diagnostics(cx: &FileCtx) -> Vec<FileDiagnostic> {
             if header_errors[*via] > 1 {
                 continue;
             }
-            let inc = &pp.includes[*via];
+            let inc = &includes[*via];
             let header = cx.path_of(diag.file);
             let shown = header.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
             out.push(FileDiagnostic {
@@ -133,16 +133,15 @@ pub(crate) fn file_diagnostics(cx: &FileCtx) -> Vec<FileDiagnostic> {
     }
     // count the further errors of each header in its message
     for d in &mut out {
-        if let Some(i) =
-            pp.includes.iter().position(|inc| inc.file == 0 && inc.range == d.range && !d.related.is_empty())
+        if let Some(i) = includes.iter().position(|inc| inc.file == 0 && inc.range == d.range && !d.related.is_empty())
             && header_errors[i] > 1
         {
             d.message.push_str(&format!(" (and {} more)", header_errors[i] - 1));
         }
     }
-    for p in pp.pieces.iter().filter(|p| p.file == 0 && p.kind == SyntaxKind::PP_INACTIVE) {
+    for p in cx.parse.pieces_of_file(0).filter(|p| p.kind == SyntaxKind::PP_INACTIVE) {
         out.push(FileDiagnostic {
-            range: p.range(),
+            range: p.range,
             severity: None,
             code: INACTIVE_CODE,
             message: "inactive preprocessor branch: its condition is false with the current configuration".into(),

@@ -51,7 +51,6 @@ pub(crate) fn folding_ranges(cx: &FileCtx) -> Vec<Fold> {
             out.push(Fold { range, kind: FoldKind::Region });
         }
     }
-    let pp = cx.parse.preprocessed();
     // comment blocks: a block comment over several lines, or consecutive line comments
     let mut run: Option<(TextRange, u32)> = None;
     let line_of = |off: u32| text[..(off as usize).min(text.len())].matches('\n').count() as u32;
@@ -65,22 +64,22 @@ pub(crate) fn folding_ranges(cx: &FileCtx) -> Vec<Fold> {
     let mut last_line = u32::MAX;
     let mut directive_stack: Vec<TextSize> = Vec::new();
     let mut include_run: Option<(TextRange, u32)> = None;
-    for p in pp.pieces.iter().filter(|p| p.file == 0 && p.call == msl_syntax::pp::NO_CALL) {
+    for p in cx.parse.pieces_of_file(0).filter(|p| p.macro_call.is_none()) {
         match p.kind {
             SyntaxKind::COMMENT => {
-                let line = line_of(p.start);
-                let is_line_comment = pp.text(p).starts_with("//");
+                let line = line_of(p.range.start().into());
+                let is_line_comment = p.text.starts_with("//");
                 match &mut run {
                     Some((r, count)) if is_line_comment && line == last_line + 1 => {
-                        *r = r.cover(p.range());
+                        *r = r.cover(p.range);
                         *count += 1;
                     }
                     _ => {
                         flush(&mut run, &mut out);
-                        run = Some((p.range(), 1));
+                        run = Some((p.range, 1));
                     }
                 }
-                last_line = line + pp.text(p).matches('\n').count() as u32;
+                last_line = line + p.text.matches('\n').count() as u32;
                 if !is_line_comment {
                     flush(&mut run, &mut out);
                 }
@@ -91,27 +90,27 @@ pub(crate) fn folding_ranges(cx: &FileCtx) -> Vec<Fold> {
             }
         }
         if p.kind == SyntaxKind::PP_DIRECTIVE {
-            let t = pp.text(p).trim_start_matches('#').trim_start();
+            let t = p.text.trim_start_matches('#').trim_start();
             let word = t.split(|c: char| !c.is_ascii_alphabetic()).next().unwrap_or("");
             match word {
-                "if" | "ifdef" | "ifndef" => directive_stack.push(p.range().start()),
+                "if" | "ifdef" | "ifndef" => directive_stack.push(p.range.start()),
                 "elif" | "else" | "elifdef" | "elifndef" | "endif" => {
                     // the branch that ends here folds up to the line before this directive
                     if let Some(start) = directive_stack.pop() {
-                        let end = line_end_before(text, p.start as usize);
+                        let end = line_end_before(text, usize::from(p.range.start()));
                         if end > start && spans_lines(TextRange::new(start, end)) {
                             out.push(Fold { range: TextRange::new(start, end), kind: FoldKind::Preprocessor });
                         }
                     }
                     if word != "endif" {
-                        directive_stack.push(p.range().start());
+                        directive_stack.push(p.range.start());
                     }
                 }
                 "include" | "import" => {
-                    let line = line_of(p.start);
+                    let line = line_of(p.range.start().into());
                     match &mut include_run {
                         Some((r, last)) if line == *last + 1 => {
-                            *r = r.cover(p.range());
+                            *r = r.cover(p.range);
                             *last = line;
                         }
                         _ => {
@@ -120,7 +119,7 @@ pub(crate) fn folding_ranges(cx: &FileCtx) -> Vec<Fold> {
                             {
                                 out.push(Fold { range: r, kind: FoldKind::Imports });
                             }
-                            include_run = Some((p.range(), line));
+                            include_run = Some((p.range, line));
                         }
                     }
                 }

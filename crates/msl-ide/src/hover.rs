@@ -20,7 +20,7 @@ pub struct Hover {
 
 pub(crate) fn hover(cx: &FileCtx, offset: TextSize) -> Option<Hover> {
     match cx.at(offset)? {
-        At::MacroCall { call, piece } => macro_call_hover(cx, call, piece),
+        At::MacroCall { call } => macro_call_hover(cx, call),
         At::Directive { piece } => directive_hover(cx, piece, offset),
         At::Token(tok) => token_hover(cx, &tok),
     }
@@ -69,7 +69,7 @@ pub(crate) fn def_markdown(cx: &FileCtx, def: &Def, at: Option<&SyntaxToken>) ->
             if components.len() == 1 { "" } else { "s" }
         )),
         Def::Macro(m) => {
-            let info = cx.parse.preprocessed().macros.get(*m as usize)?;
+            let info = cx.parse.macros().get(*m as usize)?;
             Some(macro_definition(info))
         }
         Def::Local { decl, kind, ty, deduced, .. } => {
@@ -331,7 +331,7 @@ fn with_availability(cx: &FileCtx, entry: &Entry, mut md: String) -> String {
     md
 }
 
-fn macro_definition(info: &msl_syntax::pp::MacroInfo) -> String {
+fn macro_definition(info: &msl_syntax::MacroInfo) -> String {
     let params = match &info.params {
         Some(p) => {
             let mut ps = p.clone();
@@ -345,27 +345,15 @@ fn macro_definition(info: &msl_syntax::pp::MacroInfo) -> String {
     format!("```metal\n#define {}{params} {}\n```", info.name, info.body)
 }
 
-fn macro_call_hover(cx: &FileCtx, call: u32, piece: usize) -> Option<Hover> {
-    let pp = cx.parse.preprocessed();
-    let c = pp.calls.get(call as usize)?;
+fn macro_call_hover(cx: &FileCtx, call: u32) -> Option<Hover> {
+    let c = cx.parse.macro_calls().get(call as usize)?;
     if c.file != 0 {
         return None;
     }
-    let info = pp.macros.get(c.def as usize)?;
+    let info = cx.parse.macros().get(c.def as usize)?;
     let mut md = macro_definition(info);
     // the expansion: the tokens this invocation produced
-    let start = (0..=piece)
-        .rev()
-        .find(|&i| pp.pieces[i].kind == SyntaxKind::MACRO_CALL && pp.pieces[i].call == call)
-        .map(|i| i + 1)
-        .unwrap_or(piece);
-    let tokens: Vec<&str> = pp.pieces[start..]
-        .iter()
-        .take_while(|p| p.call == call && p.kind != SyntaxKind::MACRO_CALL)
-        .filter(|p| !p.kind.is_trivia())
-        .map(|p| pp.text(p))
-        .take(2000)
-        .collect();
+    let tokens = cx.parse.macro_expansion(call, 2000);
     let mut expansion = join_tokens(tokens.iter().copied());
     if expansion.len() > 4000 {
         let cut = (0..=4000).rev().find(|&i| expansion.is_char_boundary(i)).unwrap_or(0);
@@ -378,14 +366,13 @@ fn macro_call_hover(cx: &FileCtx, call: u32, piece: usize) -> Option<Hover> {
 }
 
 fn directive_hover(cx: &FileCtx, piece: usize, offset: TextSize) -> Option<Hover> {
-    let pp = cx.parse.preprocessed();
-    let p = pp.pieces.get(piece)?;
+    let p = cx.parse.piece(piece)?;
     if p.kind == SyntaxKind::PP_INACTIVE {
         return None;
     }
     // `#include`: the file it names
-    if let Some(inc) = pp.includes.iter().find(|i| i.file == 0 && i.range.contains_inclusive(offset)) {
-        let md = match inc.target.map(|t| pp.files.get(t as usize)) {
+    if let Some(inc) = cx.parse.includes().iter().find(|i| i.file == 0 && i.range.contains_inclusive(offset)) {
+        let md = match inc.target.map(|t| cx.parse.files().get(t as usize)) {
             Some(Some(f)) if !f.is_virtual => format!("`{}`", f.path.display()),
             // a header whose declarations the analysis knows without reading a file
             Some(_) if inc.name.starts_with("MetalPerformancePrimitives/") => {
@@ -397,12 +384,12 @@ fn directive_hover(cx: &FileCtx, piece: usize, offset: TextSize) -> Option<Hover
         return Some(Hover { range: inc.range, markdown: md });
     }
     // a macro name in `#ifdef NAME`, `#if defined(NAME)`, `#undef NAME`
-    let text = pp.text(p);
-    let rel = usize::from(offset - TextSize::from(p.start));
+    let text = p.text;
+    let rel = usize::from(offset.checked_sub(p.range.start())?);
     let std::ops::Range { start: s, end: e } = word_at(text, rel)?;
     let word = &text[s..e];
     let m = crate::resolve::macro_named(cx, word)?;
-    let info = pp.macros.get(m as usize)?;
-    let range = TextRange::new(TextSize::from(p.start + s as u32), TextSize::from(p.start + e as u32));
+    let info = cx.parse.macros().get(m as usize)?;
+    let range = TextRange::at(p.range.start() + TextSize::from(s as u32), TextSize::from((e - s) as u32));
     Some(Hover { range, markdown: macro_definition(info) })
 }

@@ -6,7 +6,6 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use msl_hir::{RootDatabase, Unit};
-use msl_syntax::pp::NO_CALL;
 use msl_syntax::{Parse, SyntaxKind, SyntaxNode, SyntaxToken, TextRange, TextSize};
 
 use crate::FileSettings;
@@ -29,7 +28,7 @@ pub(crate) enum At {
     /// A token of the tree, spelled at the position.
     Token(SyntaxToken),
     /// A macro invocation (index into the calls), spelled around the position.
-    MacroCall { call: u32, piece: usize },
+    MacroCall { call: u32 },
     /// A preprocessor directive line.
     Directive { piece: usize },
 }
@@ -85,9 +84,9 @@ impl<'a> FileCtx<'a> {
 
     fn at_exact(&self, offset: TextSize) -> Option<At> {
         let (piece, tree_offset) = self.parse.piece_at(0, offset)?;
-        let p = self.parse.preprocessed().pieces[piece];
-        if p.kind == SyntaxKind::MACRO_CALL || p.call != NO_CALL {
-            return Some(At::MacroCall { call: p.call, piece });
+        let p = self.parse.piece(piece)?;
+        if let Some(call) = p.macro_call {
+            return Some(At::MacroCall { call });
         }
         if matches!(p.kind, SyntaxKind::PP_DIRECTIVE | SyntaxKind::PP_INACTIVE) {
             return Some(At::Directive { piece });
@@ -110,10 +109,7 @@ impl<'a> FileCtx<'a> {
 
     /// Whether the start of a tree range is spelled in a file (not produced by a macro).
     pub fn is_spelled(&self, range: TextRange) -> bool {
-        self.parse
-            .piece_index_at(range.start())
-            .and_then(|i| self.parse.preprocessed().pieces.get(i))
-            .is_some_and(|p| p.call == NO_CALL && p.file != msl_syntax::pp::ARENA)
+        self.parse.is_spelled(range)
     }
 
     /// The tree offset of an offset of the main file.

@@ -19,9 +19,9 @@ fn def_at(cx: &FileCtx, offset: TextSize, prefer_declaration: bool) -> Option<(D
     match cx.at(offset)? {
         At::Token(tok) => resolve(cx, &tok, prefer_declaration).map(|d| (d, Some(tok))),
         At::MacroCall { call, .. } => {
-            let c = cx.parse.preprocessed().calls.get(call as usize)?;
+            let c = cx.parse.macro_calls().get(call as usize)?;
             // only the macro's name, not its arguments, stands for the macro
-            let name = &cx.parse.preprocessed().macros.get(c.def as usize)?.name;
+            let name = &cx.parse.macros().get(c.def as usize)?.name;
             let name_end = c.range.start() + TextSize::of(&**name);
             if offset > name_end {
                 return None;
@@ -36,20 +36,17 @@ fn def_at(cx: &FileCtx, offset: TextSize, prefer_declaration: bool) -> Option<(D
 }
 
 fn directive_word(cx: &FileCtx, piece: usize, offset: TextSize) -> Option<String> {
-    let pp = cx.parse.preprocessed();
-    let p = pp.pieces.get(piece)?;
-    let text = pp.text(p);
-    let rel = usize::from(offset).checked_sub(p.start as usize)?;
-    word_at(text, rel).map(|r| text[r].to_string())
+    let p = cx.parse.piece(piece)?;
+    let rel = usize::from(offset).checked_sub(usize::from(p.range.start()))?;
+    word_at(p.text, rel).map(|r| p.text[r].to_string())
 }
 
 pub(crate) fn definition(cx: &FileCtx, offset: TextSize, prefer_declaration: bool) -> Vec<NavTarget> {
     // `#include "file"` goes to the file
     if let Some(At::Directive { .. }) = cx.at(offset) {
-        let pp = cx.parse.preprocessed();
-        if let Some(inc) = pp.includes.iter().find(|i| i.file == 0 && i.range.contains_inclusive(offset)) {
+        if let Some(inc) = cx.parse.includes().iter().find(|i| i.file == 0 && i.range.contains_inclusive(offset)) {
             if let Some(t) = inc.target
-                && let Some(f) = pp.files.get(t as usize)
+                && let Some(f) = cx.parse.files().get(t as usize)
                 && !f.is_virtual
             {
                 let empty = TextRange::empty(0.into());
@@ -75,9 +72,8 @@ pub(crate) fn nav_targets(cx: &FileCtx, def: &Def) -> Vec<NavTarget> {
             tree_target(cx, sym.name_range, node).into_iter().collect()
         }
         Def::Macro(m) => {
-            let pp = cx.parse.preprocessed();
-            let Some(info) = pp.macros.get(*m as usize) else { return Vec::new() };
-            let Some(f) = pp.files.get(info.file as usize) else { return Vec::new() };
+            let Some(info) = cx.parse.macros().get(*m as usize) else { return Vec::new() };
+            let Some(f) = cx.parse.files().get(info.file as usize) else { return Vec::new() };
             if f.is_virtual {
                 return Vec::new();
             }
@@ -153,10 +149,9 @@ struct Use {
 fn uses(cx: &FileCtx, def: &Def) -> Vec<Use> {
     let mut out = Vec::new();
     if let Def::Macro(m) = def {
-        let pp = cx.parse.preprocessed();
-        if let Some(info) = pp.macros.get(*m as usize) {
+        if let Some(info) = cx.parse.macros().get(*m as usize) {
             out.push(Use { file: info.file, range: info.name_range, write: true, renamable: true });
-            for c in pp.calls.iter().filter(|c| c.def == *m) {
+            for c in cx.parse.macro_calls().iter().filter(|c| c.def == *m) {
                 let range = TextRange::at(c.range.start(), TextSize::of(&*info.name));
                 out.push(Use { file: c.file, range, write: false, renamable: true });
             }
@@ -279,7 +274,7 @@ fn declaration_range(cx: &FileCtx, def: &Def) -> Option<(u32, TextRange)> {
     match def {
         Def::Local { name, .. } => Some(cx.any_file_range(*name)),
         Def::Item(s) => Some(cx.any_file_range(s.name_range)),
-        Def::Macro(m) => cx.parse.preprocessed().macros.get(*m as usize).map(|i| (i.file, i.name_range)),
+        Def::Macro(m) => cx.parse.macros().get(*m as usize).map(|i| (i.file, i.name_range)),
         _ => None,
     }
 }
@@ -296,9 +291,8 @@ pub(crate) fn prepare_rename(cx: &FileCtx, offset: TextSize) -> Result<(TextRang
             return Err("names of the Metal standard library cannot be renamed".into());
         }
         Def::Macro(m) => {
-            let pp = cx.parse.preprocessed();
-            let info = pp.macros.get(*m as usize).ok_or("unknown macro")?;
-            if pp.files.get(info.file as usize).is_some_and(|f| f.is_virtual) {
+            let info = cx.parse.macros().get(*m as usize).ok_or("unknown macro")?;
+            if cx.parse.files().get(info.file as usize).is_some_and(|f| f.is_virtual) {
                 return Err("predefined macros cannot be renamed".into());
             }
         }

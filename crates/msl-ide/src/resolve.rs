@@ -222,7 +222,7 @@ pub(crate) fn builtin(name: &str) -> Option<Def> {
 
 /// The last definition of a macro named `name`.
 pub(crate) fn macro_named(cx: &FileCtx, name: &str) -> Option<u32> {
-    cx.parse.preprocessed().macros.iter().rposition(|m| &*m.name == name).map(|i| i as u32)
+    cx.parse.macros().iter().rposition(|m| &*m.name == name).map(|i| i as u32)
 }
 
 /// The qualifier written before a name: `metal` for `metal::clamp`, `A::B` for `A::B::c`.

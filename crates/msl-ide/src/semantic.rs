@@ -3,7 +3,6 @@
 
 use msl_stdlib::{Entry, Stdlib};
 use msl_syntax::ast::{self, AstNode};
-use msl_syntax::pp::NO_CALL;
 use msl_syntax::{SyntaxKind, SyntaxNode, SyntaxToken, TextRange, TextSize, WalkEvent};
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -77,7 +76,6 @@ struct FunctionNames {
 }
 
 pub(crate) fn semantic_tokens(cx: &FileCtx, range: Option<TextRange>) -> Vec<SemanticToken> {
-    let pp = cx.parse.preprocessed();
     let index = cx.index();
     let lib = Stdlib::get();
     let mut functions: FxHashMap<TextSize, FunctionNames> = FxHashMap::default();
@@ -106,7 +104,7 @@ pub(crate) fn semantic_tokens(cx: &FileCtx, range: Option<TextRange>) -> Vec<Sem
             continue;
         }
         let Some(pi) = cx.parse.piece_index_at(tok.text_range().start()) else { continue };
-        let piece = pp.pieces[pi];
+        let Some(piece) = cx.parse.piece(pi) else { continue };
         if piece.file != 0 {
             continue;
         }
@@ -115,17 +113,17 @@ pub(crate) fn semantic_tokens(cx: &FileCtx, range: Option<TextRange>) -> Vec<Sem
             let len = text.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(text.len());
             if len > 0 {
                 out.push(SemanticToken {
-                    range: TextRange::at(piece.start.into(), (len as u32).into()),
+                    range: TextRange::at(piece.range.start(), (len as u32).into()),
                     ty: TokenType::Macro,
                     modifiers: 0,
                 });
             }
             continue;
         }
-        if piece.call != NO_CALL {
+        if piece.macro_call.is_some() {
             continue;
         }
-        let range = piece.range();
+        let range = piece.range;
         if is_address_space(kind) {
             out.push(SemanticToken { range, ty: TokenType::Modifier, modifiers: 0 });
             continue;

@@ -83,8 +83,7 @@ pub(crate) fn document_symbols(cx: &FileCtx) -> Vec<Symbol> {
         ));
     }
     // macros defined in the file
-    let pp = cx.parse.preprocessed();
-    for m in pp.macros.iter().filter(|m| m.file == 0) {
+    for m in cx.parse.macros().iter().filter(|m| m.file == 0) {
         let detail = m.params.as_ref().map(|p| format!("({})", p.join(", ")));
         let line_end = cx.text()[usize::from(m.name_range.end())..]
             .find('\n')

@@ -40,7 +40,8 @@ pub fn is_library_template_name(name: &str) -> bool {
 pub fn is_library_name(name: &str) -> bool {
     parser::is_library_name(name)
 }
-pub use parse::{Diagnostic, Origin, Parse, debug_dump, parse_file, parse_file_ahead, parse_text};
+pub use parse::{Diagnostic, FilePiece, Origin, Parse, debug_dump, parse_file, parse_file_ahead, parse_text};
+pub use pp::{Include, METAL_HEADERS as LIBRARY_HEADERS, MacroCall, MacroInfo, PpFile};
 
 pub use config::{MetalVersion, Platform, PpConfig};
 pub use rowan::{NodeOrToken, TextRange, TextSize, WalkEvent};

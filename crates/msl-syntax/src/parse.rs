@@ -27,6 +27,22 @@ pub struct Diagnostic {
     pub message: String,
 }
 
+/// A piece of a file as the preprocessor read it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FilePiece<'a> {
+    /// Its number in the unit (see [`Parse::piece`]).
+    pub index: usize,
+    /// A token's kind, or `PP_DIRECTIVE`, `PP_INACTIVE`, `MACRO_CALL`, trivia.
+    pub kind: SyntaxKind,
+    pub file: u32,
+    /// Its range in its file.
+    pub range: TextRange,
+    pub text: &'a str,
+    /// The macro invocation it belongs to: the one it names (`MACRO_CALL`), or the one
+    /// whose argument it is.
+    pub macro_call: Option<u32>,
+}
+
 /// Where a token of the tree came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Origin {
@@ -1199,6 +1215,67 @@ impl Parse {
     /// The files of the unit; index 0 is the main file.
     pub fn files(&self) -> &[pp::PpFile] {
         &self.pp.files
+    }
+
+    /// The macro definitions of the unit, in the order met (`#undef` keeps them).
+    pub fn macros(&self) -> &[pp::MacroInfo] {
+        &self.pp.macros
+    }
+
+    /// The macro invocations of the unit.
+    pub fn macro_calls(&self) -> &[pp::MacroCall] {
+        &self.pp.calls
+    }
+
+    /// The `#include` and `#import` directives of every file of the unit.
+    pub fn includes(&self) -> &[pp::Include] {
+        &self.pp.includes
+    }
+
+    /// Piece `index` of the preprocessed unit, when it is written in a file.
+    pub fn piece(&self, index: usize) -> Option<FilePiece<'_>> {
+        let p = self.pp.pieces.get(index)?;
+        (p.file != ARENA).then(|| self.file_piece(index, p))
+    }
+
+    fn file_piece<'a>(&'a self, index: usize, p: &pp::Piece) -> FilePiece<'a> {
+        FilePiece {
+            index,
+            kind: p.kind,
+            file: p.file,
+            range: p.range(),
+            text: self.pp.text(p),
+            macro_call: (p.call != NO_CALL).then_some(p.call),
+        }
+    }
+
+    /// What the preprocessor made of file `file`, in order: tokens, trivia, directives,
+    /// inactive branches and macro invocations (with the arguments written in them).
+    pub fn pieces_of_file(&self, file: u32) -> impl Iterator<Item = FilePiece<'_>> {
+        self.pp.pieces.iter().enumerate().filter(move |(_, p)| p.file == file).map(|(i, p)| self.file_piece(i, p))
+    }
+
+    /// The tokens invocation `call` expands to (trivia left out), at most `limit`.
+    pub fn macro_expansion(&self, call: u32, limit: usize) -> Vec<&str> {
+        let pieces = &self.pp.pieces;
+        let Some(name) = pieces.iter().position(|p| p.kind == SyntaxKind::MACRO_CALL && p.call == call) else {
+            return Vec::new();
+        };
+        pieces[name + 1..]
+            .iter()
+            .take_while(|p| p.call == call && p.kind != SyntaxKind::MACRO_CALL)
+            .filter(|p| !p.kind.is_trivia())
+            .map(|p| self.pp.text(p))
+            .take(limit)
+            .collect()
+    }
+
+    /// Whether the start of a tree range is written in a file (not produced by a macro,
+    /// not a token the analysis made up).
+    pub fn is_spelled(&self, range: TextRange) -> bool {
+        self.piece_index_at(range.start())
+            .and_then(|i| self.pp.pieces.get(i))
+            .is_some_and(|p| p.call == NO_CALL && p.file != ARENA)
     }
 
     /// Where the token at `offset` (a tree offset) came from.
