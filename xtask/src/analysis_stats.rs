@@ -166,7 +166,8 @@ fn unit_counts(root: &Path, u: &Unit, show: &str) -> Counts {
             }
         };
         for (i, e) in body.exprs.iter().enumerate() {
-            if matches!(e, Expr::Missing | Expr::Lambda { .. }) {
+            if matches!(e, Expr::Missing | Expr::Lambda { .. }) || result.is_discarded(msl_hir::body::ExprId(i as u32))
+            {
                 continue;
             }
             c.exprs += 1;

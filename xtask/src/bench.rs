@@ -335,6 +335,48 @@ fn checker_bench(
         ms(pick(0.9)),
         ms(pick(1.0))
     );
+    // the semantic model's stages, each on a database where the earlier ones are done
+    let stages = |a: &Analysis, unit: msl_hir::Unit| {
+        let db = &a.db;
+        let t0 = Instant::now();
+        msl_hir::parse_unit(db, unit);
+        let t1 = Instant::now();
+        msl_hir::unit_defs(db, unit);
+        let t2 = Instant::now();
+        let fns = msl_hir::functions(db, unit);
+        for f in &fns {
+            msl_hir::function_body(db, *f);
+        }
+        let t3 = Instant::now();
+        for f in &fns {
+            msl_hir::infer_function(db, *f);
+        }
+        let t4 = Instant::now();
+        let n = msl_hir::unit_instances(db, unit).len();
+        let t5 = Instant::now();
+        [t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4, Duration::from_nanos(n as u64)]
+    };
+    let mut runs: Vec<[Duration; 6]> = (0..iterations)
+        .map(|_| {
+            let (a, unit) = fresh_with(false);
+            stages(&a, unit)
+        })
+        .collect();
+    let median = |k: usize, runs: &mut Vec<[Duration; 6]>| {
+        runs.sort_by_key(|r| r[k]);
+        runs[runs.len() / 2][k]
+    };
+    let (parse_t, defs_t, bodies_t, infer_t, inst_t) =
+        (median(0, &mut runs), median(1, &mut runs), median(2, &mut runs), median(3, &mut runs), median(4, &mut runs));
+    println!(
+        "  semantic model on one thread (medians of {iterations}): parse {} | definitions {} | {functions} bodies lowered {} | inferred {} | {} instantiations inferred {}",
+        ms(parse_t),
+        ms(defs_t),
+        ms(bodies_t),
+        ms(infer_t),
+        runs[0][5].as_nanos(),
+        ms(inst_t),
+    );
     Ok(())
 }
 

@@ -157,7 +157,7 @@ pub enum Expr {
     },
     SizeofType(TypeRef),
     SizeofExpr(ExprId),
-    Alignof,
+    Alignof(TypeRef),
     /// A lambda: its parameters and body are lowered with the function's (captures see
     /// the enclosing locals).
     Lambda {
@@ -243,6 +243,8 @@ pub enum Stmt {
         cond: Option<ExprId>,
         then: Option<StmtId>,
         other: Option<StmtId>,
+        /// `if constexpr`: the branch not taken is discarded in an instantiation.
+        constexpr: bool,
     },
     While {
         cond: Option<ExprId>,
@@ -270,7 +272,14 @@ pub enum Stmt {
     },
     Case(Option<ExprId>),
     Return(Option<ExprId>),
-    /// `break`, `continue`, `default:`, `;`, labels, and what Metal forbids.
+    Break,
+    Continue,
+    /// `static_assert(cond, "message")` in a body.
+    StaticAssert {
+        cond: Option<ExprId>,
+        message: Option<Arc<str>>,
+    },
+    /// `default:`, `;`, `goto`, and what Metal forbids.
     Other,
 }
 
@@ -304,6 +313,94 @@ pub fn lower_function(function: &SyntaxNode) -> (Body, BodySourceMap) {
         }
     }
     (l.body, l.map)
+}
+
+impl Body {
+    /// The expressions directly under expression `e`.
+    pub fn expr_children(&self, e: ExprId) -> Vec<ExprId> {
+        match &self.exprs[e.0 as usize] {
+            Expr::Unary { expr, .. } | Expr::Cast { expr, .. } | Expr::SizeofExpr(expr) => vec![*expr],
+            Expr::Binary { lhs, rhs, .. } | Expr::Assign { lhs, rhs, .. } | Expr::Comma { lhs, rhs } => {
+                vec![*lhs, *rhs]
+            }
+            Expr::Conditional { cond, then, other } => vec![*cond, *then, *other],
+            Expr::Call { callee, args } => std::iter::once(*callee).chain(args.iter().copied()).collect(),
+            Expr::Member { base, .. } => vec![*base],
+            Expr::Index { base, index } => vec![*base, *index],
+            Expr::Construct { args, .. } => args.clone(),
+            Expr::InitList { elems } => elems.clone(),
+            Expr::Lambda { params, body } => {
+                let mut out: Vec<ExprId> = params.iter().filter_map(|p| self.locals[p.0 as usize].init).collect();
+                if let Some(b) = body {
+                    out.extend(self.stmt_exprs(*b));
+                }
+                out
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// Every expression of statement `s` and the statements in it, nested ones included.
+    pub fn stmt_exprs(&self, s: StmtId) -> Vec<ExprId> {
+        let mut roots: Vec<ExprId> = Vec::new();
+        let mut stmts = vec![s];
+        while let Some(s) = stmts.pop() {
+            let Some(st) = self.stmts.get(s.0 as usize) else { continue };
+            match st {
+                Stmt::Expr(e) | Stmt::Case(Some(e)) | Stmt::Return(Some(e)) => roots.push(*e),
+                Stmt::StaticAssert { cond: Some(e), .. } => roots.push(*e),
+                Stmt::Decl(locals) => roots.extend(locals.iter().filter_map(|l| self.locals[l.0 as usize].init)),
+                Stmt::Block(list) => stmts.extend(list.iter().copied()),
+                Stmt::If { init, cond, then, other, .. } => {
+                    roots.extend(cond);
+                    stmts.extend(init.iter().chain(then).chain(other).copied());
+                }
+                Stmt::While { cond, body } | Stmt::Do { body, cond } => {
+                    roots.extend(cond);
+                    stmts.extend(body.iter().copied());
+                }
+                Stmt::For { init, cond, step, body } => {
+                    roots.extend(cond.iter().chain(step));
+                    stmts.extend(init.iter().chain(body).copied());
+                }
+                Stmt::RangeFor { var, range, body } => {
+                    roots.extend(range.iter().copied().chain(var.and_then(|v| self.locals[v.0 as usize].init)));
+                    stmts.extend(body.iter().copied());
+                }
+                Stmt::Switch { init, cond, body } => {
+                    roots.extend(cond);
+                    stmts.extend(init.iter().chain(body).copied());
+                }
+                _ => {}
+            }
+        }
+        let mut out = Vec::new();
+        while let Some(e) = roots.pop() {
+            out.push(e);
+            roots.extend(self.expr_children(e));
+        }
+        out
+    }
+}
+
+/// Lowers one expression on its own (an array bound, a constant's initializer, a
+/// `static_assert` condition): a body of expressions only, and the expression's id.
+pub fn lower_expression(expr: &SyntaxNode) -> (Body, ExprId) {
+    let mut l = Lowerer::default();
+    l.scopes.push(FxHashMap::default());
+    let id = match ast::Expr::cast(expr.clone()) {
+        Some(e) => l.expr(&e),
+        None => l.alloc_expr(Expr::Missing, expr.text_range()),
+    };
+    (l.body, id)
+}
+
+/// The message of a `static_assert`, without its quotes.
+pub fn static_assert_message(node: &SyntaxNode) -> Option<Arc<str>> {
+    let lit =
+        node.descendants_with_tokens().filter_map(|e| e.into_token()).find(|t| t.kind() == SyntaxKind::STRING_LIT)?;
+    let text = lit.text();
+    Some(Arc::from(text.strip_prefix('"').and_then(|t| t.strip_suffix('"')).unwrap_or(text)))
 }
 
 #[derive(Default)]
@@ -383,6 +480,13 @@ impl Lowerer {
                 Some(e) => Stmt::Expr(self.expr(&e)),
                 None => Stmt::Other,
             },
+            SyntaxKind::BREAK_STMT => Stmt::Break,
+            SyntaxKind::CONTINUE_STMT => Stmt::Continue,
+            SyntaxKind::DECL_STMT if node.children().any(|c| c.kind() == SyntaxKind::STATIC_ASSERT) => {
+                let a = node.children().find(|c| c.kind() == SyntaxKind::STATIC_ASSERT)?;
+                let cond = a.children().find_map(ast::Expr::cast).map(|e| self.expr(&e));
+                Stmt::StaticAssert { cond, message: static_assert_message(&a) }
+            }
             SyntaxKind::DECL_STMT => {
                 let mut locals = Vec::new();
                 for d in node.children() {
@@ -420,7 +524,8 @@ impl Lowerer {
                     .and_then(|e| e.children().find(|c| is_stmt(c.kind())));
                 let other = self.scoped_stmt(other);
                 self.scopes.pop();
-                Stmt::If { init, cond, then, other }
+                let constexpr = node.children_with_tokens().any(|e| e.kind() == SyntaxKind::CONSTEXPR_KW);
+                Stmt::If { init, cond, then, other, constexpr }
             }
             SyntaxKind::SWITCH_STMT => {
                 self.scopes.push(FxHashMap::default());
@@ -743,7 +848,10 @@ impl Lowerer {
                 Some(t) => Expr::SizeofType(TypeRef::from_type(&t)),
                 None => Expr::SizeofExpr(self.child_expr(node, 0)),
             },
-            SyntaxKind::ALIGNOF_EXPR => Expr::Alignof,
+            SyntaxKind::ALIGNOF_EXPR => match node.children().find_map(ast::Type::cast) {
+                Some(t) => Expr::Alignof(TypeRef::from_type(&t)),
+                None => Expr::Missing,
+            },
             SyntaxKind::LAMBDA_EXPR => {
                 self.scopes.push(FxHashMap::default());
                 let mut params = Vec::new();

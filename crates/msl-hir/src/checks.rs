@@ -15,8 +15,11 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use crate::db::{Db, FunctionId, function_green, item_tree};
 use crate::items::{ItemTree, TypeRef};
 
+mod consts;
 mod infer;
 mod ty;
+
+pub use consts::{check_static_asserts, function_static_asserts};
 
 use infer::{Fit, Selection, TypedLocals, Visibility, visibility_of};
 use ty::{Space, Ty, matrix_product};

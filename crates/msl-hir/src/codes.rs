@@ -504,6 +504,41 @@ pub static CODES: &[CodeInfo] = &[
         bad: "threadgroup float4 tile[4096]; // 64 KB",
         good: "threadgroup half4 tile[2048];  // 16 KB",
     },
+    CodeInfo {
+        code: "E1801",
+        name: "static-assert-failed",
+        severity: Severity::Error,
+        summary: "A `static_assert` whose condition is false",
+        explanation: "The condition of a `static_assert` is computed while compiling: constants, \
+                      enumerators, `sizeof`, type traits and `constexpr` functions. When it is false the \
+                      compiler stops with the assertion's message. In a template the condition is checked \
+                      for each instantiation; the message names the template arguments that broke it.",
+        bad: "static_assert(sizeof(float3) == 12, \"float3 is packed\");",
+        good: "static_assert(sizeof(packed_float3) == 12, \"packed_float3 is packed\");",
+    },
+    CodeInfo {
+        code: "E1802",
+        name: "constant-evaluation-limit",
+        severity: Severity::Error,
+        summary: "A constant expression whose evaluation does not end in the compiler's limits",
+        explanation: "Constant evaluation gives up after about a million steps or 512 nested calls, as \
+                      clang does: a `constexpr` loop that never ends or a recursion without a base case \
+                      makes the expression not constant, and the compiler rejects it where a constant is \
+                      required.",
+        bad: "constexpr int spin(int n) { while (n > 0) {} return n; }\nstatic_assert(spin(1) == 0, \"\");",
+        good: "constexpr int spin(int n) { while (n > 0) { --n; } return n; }\nstatic_assert(spin(1) == 0, \"\");",
+    },
+    CodeInfo {
+        code: "E1803",
+        name: "constant-division-by-zero",
+        severity: Severity::Error,
+        summary: "A division or remainder by zero while computing a constant",
+        explanation: "Dividing by zero has no value, so an expression that does it while being computed \
+                      at compile time (directly, or inside a `constexpr` function it calls) is not a \
+                      constant, and the compiler rejects it where a constant is required.",
+        bad: "constexpr uint gcd(uint a, uint b) { return gcd(b, a % b); }\nstatic_assert(gcd(4, 2) == 2, \"\");",
+        good: "constexpr uint gcd(uint a, uint b) { return b == 0 ? a : gcd(b, a % b); }\nstatic_assert(gcd(4, 2) == 2, \"\");",
+    },
 ];
 
 #[cfg(test)]
@@ -517,7 +552,7 @@ mod tests {
             assert!(seen.insert(c.code), "duplicate {}", c.code);
             assert_eq!(c.code.starts_with('E'), c.severity == Severity::Error, "{}", c.code);
         }
-        let src = include_str!("checks.rs");
+        let src = concat!(include_str!("checks.rs"), include_str!("checks/consts.rs"));
         for i in 0..src.len().saturating_sub(7) {
             let b = src.as_bytes();
             if b[i] == b'"'

@@ -471,8 +471,38 @@ pub fn item_tree(db: &dyn Db, unit: Unit) -> Arc<ItemTree> {
 /// positions change with every edit; see [`unit_defs`]).
 #[salsa::tracked(returns(ref), no_eq)]
 pub fn unit_defs_with_source(db: &dyn Db, unit: Unit) -> (Arc<crate::defs::Defs>, Arc<crate::defs::DefSourceMap>) {
-    let (defs, source) = crate::defs::collect_with_source(&parse_unit(db, unit).syntax());
-    (Arc::new(defs), Arc::new(source))
+    let parse = parse_unit(db, unit);
+    // after an edit inside a body, the previous definitions with their places moved
+    let cache = db.item_cache();
+    if let Some(cache) = cache
+        && let Ok(last) = cache.defs.lock()
+        && let Some(previous) = last.get(&unit)
+        && let Some(reused) = crate::defs::reuse(previous, parse.green())
+    {
+        drop(last);
+        if let Ok(mut last) = cache.defs.lock() {
+            last.insert(
+                unit,
+                crate::defs::CachedDefs {
+                    root: parse.green().clone(),
+                    defs: reused.0.clone(),
+                    sources: reused.1.clone(),
+                },
+            );
+        }
+        return reused;
+    }
+    let (defs, source) = crate::defs::collect_with_source(&parse.syntax());
+    let (defs, source) = (Arc::new(defs), Arc::new(source));
+    if let Some(cache) = cache
+        && let Ok(mut last) = cache.defs.lock()
+    {
+        last.insert(
+            unit,
+            crate::defs::CachedDefs { root: parse.green().clone(), defs: defs.clone(), sources: source.clone() },
+        );
+    }
+    (defs, source)
 }
 
 /// The unit's definitions (see [`crate::defs`]): equal while only function bodies change,

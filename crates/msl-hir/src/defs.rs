@@ -32,6 +32,33 @@ pub struct Defs {
     /// Explicit instantiations (`template kernel void k<float>(device float *);`): the
     /// scope they are written in and the name with its template arguments.
     pub explicit_instantiations: Vec<(ScopeId, PathRef)>,
+    /// `static_assert`s outside function bodies, in order (their places are in the
+    /// [`DefSourceMap`]).
+    pub static_asserts: Vec<StaticAssertData>,
+    /// Classes whose layout `alignas` changes (their own or a member's).
+    pub class_alignas: Vec<DefId>,
+}
+
+/// An expression the definitions keep for constant evaluation: lowered on its own.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConstExpr {
+    pub body: crate::body::Body,
+    pub expr: crate::body::ExprId,
+}
+
+impl ConstExpr {
+    pub fn lower(expr: &SyntaxNode) -> Arc<ConstExpr> {
+        let (body, expr) = crate::body::lower_expression(expr);
+        Arc::new(ConstExpr { body, expr })
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StaticAssertData {
+    pub scope: ScopeId,
+    pub generics: Option<Arc<Generics>>,
+    pub cond: Arc<ConstExpr>,
+    pub message: Option<Arc<str>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -86,8 +113,9 @@ pub enum DefKind {
         inner: ScopeId,
         key: ClassKey,
         bases: Vec<TypeRef>,
-        /// The non-static data members in order.
-        fields: Vec<FieldData>,
+        /// The non-static data members in order (an anonymous union or struct member is
+        /// one, without a name, whose own members are also names of this class).
+        fields: Vec<DefId>,
         /// Defined here (not only declared).
         defined: bool,
     },
@@ -100,6 +128,10 @@ pub enum DefKind {
         parent: DefId,
         /// Its value when the initializer is a literal (or it follows one).
         value: Option<i64>,
+        /// Its initializer when that is not a literal (evaluated on demand).
+        init: Option<Arc<ConstExpr>>,
+        /// Without an initializer: the enumerator before it (this one is that plus one).
+        prev: Option<DefId>,
     },
     Function(Box<FunctionData>),
     /// A variable of a namespace, or a static data member.
@@ -107,6 +139,9 @@ pub enum DefKind {
         ty: TypeRef,
         /// The value of a literal initializer.
         value: Option<i64>,
+        /// The initializer of a constant (`constexpr`, `const`, `constant`) that is not a
+        /// literal, evaluated on demand.
+        init: Option<Arc<ConstExpr>>,
     },
     /// A non-static data member (also listed in its class's `fields`).
     Field(FieldData),
@@ -146,6 +181,8 @@ pub struct FunctionData {
     pub function: Option<u32>,
     /// A definition (with a body), not only a declaration.
     pub has_body: bool,
+    /// A `constexpr` function's body, for constant evaluation.
+    pub constexpr_body: Option<Arc<crate::body::Body>>,
     /// An entry point: `kernel`, `vertex`, `fragment` or an attribute that makes one.
     pub stage: Option<ast::Stage>,
     /// Written with a qualified name (`S::f`): a member defined outside its class.
@@ -289,7 +326,7 @@ impl Defs {
                     format!(
                         "{key:?} bases [{}] fields [{}]",
                         bases.join(", "),
-                        fields.iter().map(|f| &*f.name).collect::<Vec<_>>().join(", ")
+                        fields.iter().map(|f| &*self.def(*f).name).collect::<Vec<_>>().join(", ")
                     )
                 }
                 DefKind::Enum { scoped, .. } => format!("enum{}", if *scoped { " class" } else { "" }),
@@ -321,6 +358,8 @@ pub struct DefSourceMap {
     /// By [`DefId`]: the declaration (for a variable or field, its declarator) and the
     /// name declared (empty at the declaration's start when it has none).
     pub sources: Vec<DefSource>,
+    /// The range of each of [`Defs::static_asserts`].
+    pub static_asserts: Vec<TextRange>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -361,6 +400,93 @@ impl DefSource {
     }
 }
 
+/// A unit's definitions as last collected, with the tree they came from.
+pub(crate) struct CachedDefs {
+    pub root: rowan::GreenNode,
+    pub defs: Arc<Defs>,
+    pub sources: Arc<DefSourceMap>,
+}
+
+/// The definitions of `root` from those of `previous`, when the two trees differ only
+/// inside one function's body (the function not `constexpr`): the definitions are the
+/// same, and the places after the body move by the change of its length.
+pub(crate) fn reuse(previous: &CachedDefs, root: &rowan::GreenNodeData) -> Option<(Arc<Defs>, Arc<DefSourceMap>)> {
+    let (old_body, new_len) = edited_body(&previous.root, root, 0.into())?;
+    let delta = i64::from(u32::from(new_len)) - i64::from(u32::from(old_body.len()));
+    let shift = |r: TextRange| -> Option<TextRange> {
+        if r.start() >= old_body.end() {
+            let start = u32::try_from(i64::from(u32::from(r.start())) + delta).ok()?;
+            Some(TextRange::at(start.into(), r.len()))
+        } else if r.end() <= old_body.start() {
+            Some(r)
+        } else if r.contains_range(old_body) {
+            // a declaration around the function (a namespace, a class)
+            let end = u32::try_from(i64::from(u32::from(r.end())) + delta).ok()?;
+            Some(TextRange::new(r.start(), end.into()))
+        } else {
+            None
+        }
+    };
+    let sources = DefSourceMap {
+        sources: previous
+            .sources
+            .sources
+            .iter()
+            .map(|s| Some(DefSource { full: shift(s.full)?, name: shift(s.name)? }))
+            .collect::<Option<Vec<_>>>()?,
+        static_asserts: previous.sources.static_asserts.iter().map(|r| shift(*r)).collect::<Option<Vec<_>>>()?,
+    };
+    Some((previous.defs.clone(), Arc::new(sources)))
+}
+
+/// Where two trees differ, when that is the body of one function that is not
+/// `constexpr`: the old body's range and the new body's length.
+fn edited_body(
+    old: &rowan::GreenNodeData,
+    new: &rowan::GreenNodeData,
+    at: msl_syntax::TextSize,
+) -> Option<(TextRange, msl_syntax::TextSize)> {
+    let kind = SyntaxKind::from(old.kind().0);
+    if kind != SyntaxKind::from(new.kind().0) || old.children().len() != new.children().len() {
+        return None;
+    }
+    let mut offset = at;
+    let mut found = None;
+    for (a, b) in old.children().zip(new.children()) {
+        let same = match (&a, &b) {
+            (rowan::NodeOrToken::Node(x), rowan::NodeOrToken::Node(y)) => std::ptr::eq(*x, *y) || x == y,
+            (rowan::NodeOrToken::Token(x), rowan::NodeOrToken::Token(y)) => x == y,
+            _ => return None,
+        };
+        if !same {
+            if found.is_some() {
+                return None;
+            }
+            let (rowan::NodeOrToken::Node(x), rowan::NodeOrToken::Node(y)) = (a, b) else { return None };
+            let child = SyntaxKind::from(x.kind().0);
+            found = Some(if kind == SyntaxKind::FUNCTION && child == SyntaxKind::COMPOUND_STMT {
+                // the body: the function must not be one constant evaluation reads
+                let constexpr = old.children().any(|c| {
+                    c.as_node().is_some_and(|n| {
+                        SyntaxKind::from(n.kind().0) == SyntaxKind::DECL_SPECIFIERS
+                            && n.children().any(|t| SyntaxKind::from(t.kind().0) == SyntaxKind::CONSTEXPR_KW)
+                    })
+                });
+                if constexpr {
+                    return None;
+                }
+                (TextRange::at(offset, x.text_len()), y.text_len())
+            } else if crate::db::holds_functions(child) || child == SyntaxKind::FUNCTION {
+                edited_body(x, y, offset)?
+            } else {
+                return None;
+            });
+        }
+        offset += a.text_len();
+    }
+    found
+}
+
 /// The unit's definitions.
 pub fn collect(root: &SyntaxNode) -> Defs {
     collect_with_source(root).0
@@ -383,6 +509,8 @@ pub fn collect_with_source(root: &SyntaxNode) -> (Defs, DefSourceMap) {
             }],
             function_defs: Vec::new(),
             explicit_instantiations: Vec::new(),
+            static_asserts: Vec::new(),
+            class_alignas: Vec::new(),
         },
         node: 0,
         in_specifiers: 0,
@@ -497,10 +625,16 @@ impl Collector {
             SyntaxKind::VAR_DECL => self.variables(node, scope, generics),
             SyntaxKind::TYPEDEF_DECL => {
                 let Some(decl) = ast::TypedefDecl::cast(node.clone()) else { return };
-                self.types_in_specifiers(decl.decl_specifiers().as_ref(), scope, generics);
+                let defined = self.types_in_specifiers(decl.decl_specifiers().as_ref(), scope, generics);
                 for d in decl.declarators() {
                     let Some(name) = d.name().map(|n| n.text()) else { continue };
-                    let target = TypeRef::from_syntax(decl.decl_specifiers().as_ref(), d.declarator().as_ref());
+                    let mut target = TypeRef::from_syntax(decl.decl_specifiers().as_ref(), d.declarator().as_ref());
+                    // `typedef struct { ... } S;`: the class defined here
+                    if let Some(id) = defined
+                        && matches!(target.base, crate::ty::TypeBase::Unknown)
+                    {
+                        target.base = crate::ty::TypeBase::Def(id);
+                    }
                     let source = DefSource::of(d.syntax(), d.name().as_ref().map(|n| n.syntax()));
                     self.add(Arc::from(name), DefKind::Alias { target }, scope, generics.cloned(), true, source);
                 }
@@ -511,6 +645,17 @@ impl Collector {
                 let target = decl.ty().map_or_else(TypeRef::unknown, |t| TypeRef::from_type(&t));
                 let source = DefSource::of(node, decl.name().as_ref().map(|n| n.syntax()));
                 self.add(Arc::from(name), DefKind::Alias { target }, scope, generics.cloned(), true, source);
+            }
+            SyntaxKind::STATIC_ASSERT => {
+                if let Some(cond) = node.children().find(|c| ast::Expr::can_cast(c.kind())) {
+                    self.defs.static_asserts.push(StaticAssertData {
+                        scope,
+                        generics: generics.cloned(),
+                        cond: ConstExpr::lower(&cond),
+                        message: crate::body::static_assert_message(node),
+                    });
+                    self.sources.static_asserts.push(node.text_range());
+                }
             }
             SyntaxKind::USING_DIRECTIVE => {
                 if let Some(p) =
@@ -646,28 +791,62 @@ impl Collector {
             declare,
             DefSource::of(node, name_node.as_ref().map(|n| n.syntax())),
         );
+        if node.descendants_with_tokens().any(|e| e.kind() == SyntaxKind::ALIGNAS_KW) {
+            self.defs.class_alignas.push(id);
+        }
         if let Some(list) = s.member_list() {
             for m in list.syntax().children() {
                 self.item(&m, inner, generics);
             }
         }
-        let fields: Vec<FieldData> = self
-            .defs
-            .scope(inner)
-            .names
-            .values()
-            .flatten()
-            .filter_map(|fid| match &self.defs.def(*fid).kind {
-                DefKind::Field(f) => Some((*fid, f.clone())),
-                _ => None,
-            })
-            .collect::<std::collections::BTreeMap<_, _>>()
-            .into_values()
+        // the data members declared in it, in order (unnamed ones too)
+        let fields: Vec<DefId> = (id.0 + 1..self.defs.defs.len() as u32)
+            .map(DefId)
+            .filter(|f| self.defs.def(*f).scope == inner && matches!(self.defs.def(*f).kind, DefKind::Field(_)))
             .collect();
         if let DefKind::Class { fields: f, .. } = &mut self.defs.defs[id.0 as usize].kind {
             *f = fields;
         }
+        // `struct { ... } a, b;`: the declarators are variables (members) of that type
+        let declarators: Vec<ast::InitDeclarator> = s.declarators().collect();
+        let in_class = self.defs.scope(scope).kind == ScopeKind::Class;
+        for d in &declarators {
+            let Some(name) = d.name().map(|n| n.text()) else { continue };
+            let mut ty = TypeRef::from_syntax(None, d.declarator().as_ref());
+            ty.base = crate::ty::TypeBase::Def(id);
+            let name: Arc<str> = Arc::from(name);
+            let source = DefSource::of(d.syntax(), d.name().as_ref().map(|n| n.syntax()));
+            let kind = if in_class {
+                DefKind::Field(FieldData { name: name.clone(), ty })
+            } else {
+                DefKind::Variable { ty, value: None, init: None }
+            };
+            self.add(name, kind, scope, generics.cloned(), true, source);
+        }
+        // an anonymous union or struct member: one unnamed member, whose members are
+        // names of the enclosing class
+        if !declare
+            && declarators.is_empty()
+            && in_class
+            && node.parent().is_some_and(|p| p.kind() == SyntaxKind::MEMBER_LIST)
+        {
+            self.anonymous_member(id, scope, generics, node);
+        }
         Some(id)
+    }
+
+    /// An anonymous union or struct member (`union { float f; uint u; };`): one unnamed
+    /// data member of class type `class`, whose members are names of the enclosing class.
+    fn anonymous_member(&mut self, class: DefId, scope: ScopeId, generics: Option<&Arc<Generics>>, node: &SyntaxNode) {
+        let Some(inner) = self.defs.inner_scope(class) else { return };
+        let ty = TypeRef { base: crate::ty::TypeBase::Def(class), ..TypeRef::unknown() };
+        let field = FieldData { name: Arc::from(""), ty };
+        self.add(Arc::from(""), DefKind::Field(field), scope, generics.cloned(), false, DefSource::of(node, None));
+        let inner_names: Vec<(Arc<str>, Vec<DefId>)> =
+            self.defs.scope(inner).names.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        for (n, ids) in inner_names {
+            self.defs.scopes[scope.0 as usize].names.entry(n).or_default().extend(ids);
+        }
     }
 
     fn enumeration(&mut self, node: &SyntaxNode, scope: ScopeId, generics: Option<&Arc<Generics>>) -> Option<DefId> {
@@ -685,16 +864,23 @@ impl Collector {
             DefSource::of(node, e.name().as_ref().map(|n| n.syntax())),
         );
         let mut next = Some(0i64);
+        let mut prev: Option<DefId> = None;
         for en in e.enumerators() {
             let Some(n) = en.name().map(|n| n.text()) else { continue };
-            let value = match en.value() {
-                Some(v) => crate::checks::const_int(&v).map(|x| x as i64),
-                None => next,
+            let (value, init) = match en.value() {
+                Some(v) => match crate::checks::const_int(&v).map(|x| x as i64) {
+                    Some(x) => (Some(x), None),
+                    None => (None, Some(ConstExpr::lower(v.syntax()))),
+                },
+                None => (next, None),
             };
+            let after = if en.value().is_none() && value.is_none() { prev } else { None };
             next = value.map(|v| v + 1);
             let name: Arc<str> = Arc::from(n);
             let source = DefSource::of(en.syntax(), en.name().as_ref().map(|n| n.syntax()));
-            let eid = self.add(name.clone(), DefKind::Enumerator { parent: id, value }, inner, None, true, source);
+            let kind = DefKind::Enumerator { parent: id, value, init, prev: after };
+            let eid = self.add(name.clone(), kind, inner, None, true, source);
+            prev = Some(eid);
             // an unscoped enum's enumerators are also names of the enclosing scope
             if !scoped {
                 self.defs.scopes[scope.0 as usize].names.entry(name).or_default().push(eid);
@@ -709,21 +895,19 @@ impl Collector {
         spec: Option<&ast::DeclSpecifiers>,
         scope: ScopeId,
         generics: Option<&Arc<Generics>>,
-    ) {
-        let Some(spec) = spec else { return };
+    ) -> Option<DefId> {
+        let spec = spec?;
         self.in_specifiers += 1;
+        let mut defined = None;
         for c in spec.syntax().children() {
             match c.kind() {
-                SyntaxKind::STRUCT => {
-                    self.class(&c, scope, generics);
-                }
-                SyntaxKind::ENUM => {
-                    self.enumeration(&c, scope, generics);
-                }
+                SyntaxKind::STRUCT => defined = self.class(&c, scope, generics),
+                SyntaxKind::ENUM => defined = self.enumeration(&c, scope, generics),
                 _ => {}
             }
         }
         self.in_specifiers -= 1;
+        defined
     }
 
     fn function(&mut self, node: &SyntaxNode, scope: ScopeId, generics: Option<&Arc<Generics>>, declare: bool) {
@@ -777,6 +961,8 @@ impl Collector {
             object_space: quals.iter().find_map(|t| crate::ty::AddressSpace::from_keyword(t.text())),
             function: index,
             has_body: node.children().any(|c| matches!(c.kind(), SyntaxKind::COMPOUND_STMT | SyntaxKind::TRY_STMT)),
+            constexpr_body: (spec.as_ref().is_some_and(|s| s.has(SyntaxKind::CONSTEXPR_KW)) && f.body().is_some())
+                .then(|| Arc::new(crate::body::lower_function(node).0)),
             stage: f.stage(),
             qualified,
         };
@@ -814,21 +1000,43 @@ impl Collector {
     fn variables(&mut self, node: &SyntaxNode, scope: ScopeId, generics: Option<&Arc<Generics>>) {
         let Some(v) = ast::VarDecl::cast(node.clone()) else { return };
         let spec = v.decl_specifiers();
-        self.types_in_specifiers(spec.as_ref(), scope, generics);
+        let defined = self.types_in_specifiers(spec.as_ref(), scope, generics);
         let in_class = self.defs.scope(scope).kind == ScopeKind::Class;
+        // `__extension__ union { ... };` in a class: an anonymous member
+        if in_class
+            && v.declarators().next().is_none()
+            && let Some(id) = defined
+            && self.defs.def(id).name.is_empty()
+            && matches!(self.defs.def(id).kind, DefKind::Class { .. })
+        {
+            self.anonymous_member(id, scope, generics, node);
+        }
         let is_static = spec.as_ref().is_some_and(|s| s.has(SyntaxKind::STATIC_KW));
         for d in v.declarators() {
             let Some(name) = d.name().map(|n| n.text()) else { continue };
-            let ty = TypeRef::from_syntax(spec.as_ref(), d.declarator().as_ref());
+            let mut ty = TypeRef::from_syntax(spec.as_ref(), d.declarator().as_ref());
+            // `const struct { ... } x;`: the class defined here
+            if let Some(id) = defined
+                && matches!(ty.base, crate::ty::TypeBase::Unknown)
+            {
+                ty.base = crate::ty::TypeBase::Def(id);
+            }
             let name: Arc<str> = Arc::from(name);
             let source = DefSource::of(d.syntax(), d.name().as_ref().map(|n| n.syntax()));
             if in_class && !is_static {
                 let field = FieldData { name: name.clone(), ty };
                 self.add(name, DefKind::Field(field), scope, generics.cloned(), true, source);
             } else {
-                let value =
-                    d.initializer().and_then(|i| i.expr()).and_then(|e| crate::checks::const_int(&e)).map(|x| x as i64);
-                self.add(name, DefKind::Variable { ty, value }, scope, generics.cloned(), true, source);
+                let init_expr = d.initializer().and_then(|i| i.expr());
+                let value = init_expr.as_ref().and_then(crate::checks::const_int).map(|x| x as i64);
+                let constant = ty.cv.is_const
+                    || ty.space == Some(crate::ty::AddressSpace::Constant)
+                    || spec.as_ref().is_some_and(|s| s.has(SyntaxKind::CONSTEXPR_KW));
+                let init = match (&init_expr, value) {
+                    (Some(e), None) if constant => Some(ConstExpr::lower(e.syntax())),
+                    _ => None,
+                };
+                self.add(name, DefKind::Variable { ty, value, init }, scope, generics.cloned(), true, source);
             }
         }
     }

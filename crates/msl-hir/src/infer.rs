@@ -52,9 +52,18 @@ pub struct InferenceResult {
     pub in_template: bool,
     /// The instantiations of templates the body uses: the function and its arguments.
     pub instances: Vec<(DefId, InstanceArgs)>,
+    /// Branches of `if constexpr` that are discarded (not inferred).
+    pub discarded: Vec<StmtId>,
+    /// The expressions of the discarded branches, sorted.
+    pub discarded_exprs: Vec<ExprId>,
 }
 
 impl InferenceResult {
+    /// Whether `e` is in a discarded `if constexpr` branch (it has no type).
+    pub fn is_discarded(&self, e: ExprId) -> bool {
+        self.discarded_exprs.binary_search(&e).is_ok()
+    }
+
     pub fn type_of(&self, e: ExprId) -> Ty {
         self.expr_types.get(e.0 as usize).cloned().unwrap_or_else(Ty::unknown)
     }
@@ -126,6 +135,17 @@ impl<'a> Resolver<'a> {
         self.bindings.as_ref()?.get(name).cloned()
     }
 
+    /// The value a non-type template parameter stands for in an instantiation.
+    pub(crate) fn bound_value(&self, name: &str) -> Option<i64> {
+        match self.bound(name)?.kind() {
+            TyKind::Library { name: "__value", args } => match args.first() {
+                Some(TemplateArg::Value(v)) => Some(*v),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     /// The instantiation an explicit instantiation names: `k<float, 4>` binds the
     /// parameters of function template `k` in order (with their defaults for the rest).
     pub fn explicit_instance(&self, path: &PathRef) -> Option<(DefId, InstanceArgs)> {
@@ -183,7 +203,7 @@ impl<'a> Resolver<'a> {
     }
 
     /// A resolver for where definition `id` is declared (its own generics in view).
-    fn for_def(&self, id: DefId) -> Resolver<'a> {
+    pub(crate) fn for_def(&self, id: DefId) -> Resolver<'a> {
         let d = self.defs.def(id);
         self.at(d.scope, d.generics.clone())
     }
@@ -253,21 +273,12 @@ impl<'a> Resolver<'a> {
         out
     }
 
-    fn lookup_in_bases(&self, class: DefId, name: &str, depth: u32) -> Vec<DefId> {
-        if depth > 16 {
-            return Vec::new();
-        }
-        let DefKind::Class { bases, .. } = &self.defs.def(class).kind else { return Vec::new() };
-        let r = self.for_def(class);
-        for b in bases {
-            let crate::ty::TypeBase::Path(p) = &b.base else { continue };
-            let Some(base) = r.def_of_path(p) else { continue };
+    /// The members named `name` of the nearest base of `class` that declares one (each
+    /// base visited once, however often and however cyclically it is named).
+    fn lookup_in_bases(&self, class: DefId, name: &str, _depth: u32) -> Vec<DefId> {
+        for base in self.bases_of(class) {
             let Some(inner) = self.defs.inner_scope(base) else { continue };
             let found = self.defs.lookup_in(inner, name);
-            if !found.is_empty() {
-                return found;
-            }
-            let found = self.lookup_in_bases(base, name, depth + 1);
             if !found.is_empty() {
                 return found;
             }
@@ -428,19 +439,13 @@ impl TypeEnv for Resolver<'_> {
         found.iter().find_map(|id| self.type_of_def(*id, args))
     }
 
+    fn def_type(&self, id: DefId) -> Option<Ty> {
+        self.type_of_def(id, &[])
+    }
+
     fn const_value(&self, expr: &str) -> Option<i64> {
-        if let Some(t) = self.bound(expr.trim())
-            && let TyKind::Library { name: "__value", args } = t.kind()
-            && let Some(TemplateArg::Value(v)) = args.first()
-        {
-            return Some(*v);
-        }
-        let ids = self.lookup(expr.trim());
-        ids.iter().find_map(|id| match &self.defs.def(*id).kind {
-            DefKind::Variable { value, .. } => *value,
-            DefKind::Enumerator { value, .. } => *value,
-            _ => None,
-        })
+        let _guard = Guard::enter(&self.depth)?;
+        crate::consteval::eval_text(self, expr.trim()).ok()
     }
 }
 
@@ -482,6 +487,8 @@ pub fn infer_body(body: &Body, resolver: &Resolver<'_>, function: Option<DefId>,
             cx.expr(ExprId(i as u32), None);
         }
     }
+    cx.out.discarded_exprs.sort();
+    cx.out.discarded_exprs.dedup();
     let mut instances = cx.instances.take();
     let mut seen = rustc_hash::FxHashSet::default();
     instances.retain(|i| seen.insert(i.clone()));
@@ -575,14 +582,49 @@ impl Ctx<'_> {
                     self.stmt(st);
                 }
             }
-            Stmt::If { init, cond, then, other } => {
-                let (init, cond, then, other) = (*init, *cond, *then, *other);
+            Stmt::If { init, cond, then, other, constexpr } => {
+                let (init, cond, then, other, constexpr) = (*init, *cond, *then, *other, *constexpr);
                 self.opt_stmt(init);
                 if let Some(c) = cond {
                     self.expr(c, None);
                 }
-                self.opt_stmt(then);
-                self.opt_stmt(other);
+                // outside a template, `if constexpr` discards the branch not taken: it is
+                // not inferred (nor checked)
+                let taken = match cond {
+                    Some(c) if constexpr && !self.out.in_template => {
+                        crate::consteval::Evaluator::new(self.r).eval(self.body, c).ok().map(|v| v != 0)
+                    }
+                    _ => None,
+                };
+                let discard = |cx: &mut Self, s: Option<StmtId>| {
+                    if let Some(s) = s {
+                        // nothing of it is inferred, not even as an expression left over
+                        for e in cx.body.stmt_exprs(s) {
+                            cx.seen[e.0 as usize] = true;
+                            cx.out.discarded_exprs.push(e);
+                        }
+                        cx.out.discarded.push(s);
+                    }
+                };
+                match taken {
+                    Some(true) => {
+                        self.opt_stmt(then);
+                        discard(self, other);
+                    }
+                    Some(false) => {
+                        self.opt_stmt(other);
+                        discard(self, then);
+                    }
+                    None => {
+                        self.opt_stmt(then);
+                        self.opt_stmt(other);
+                    }
+                }
+            }
+            Stmt::StaticAssert { cond, .. } => {
+                if let Some(c) = *cond {
+                    self.expr(c, None);
+                }
             }
             Stmt::While { cond, body } => {
                 let (cond, body) = (*cond, *body);
@@ -653,7 +695,7 @@ impl Ctx<'_> {
                     self.expr(e, expected.as_ref());
                 }
             }
-            Stmt::Other => {}
+            Stmt::Other | Stmt::Break | Stmt::Continue => {}
         }
     }
 
@@ -808,7 +850,7 @@ impl Ctx<'_> {
                 }
                 expected.cloned().unwrap_or_else(Ty::unknown)
             }
-            Expr::SizeofType(_) | Expr::Alignof => Ty::scalar(Scalar::SizeT),
+            Expr::SizeofType(_) | Expr::Alignof(_) => Ty::scalar(Scalar::SizeT),
             Expr::SizeofExpr(inner) => {
                 let inner = *inner;
                 self.expr(inner, None);
@@ -1696,7 +1738,10 @@ fn element_of(r: &Resolver<'_>, t: &Ty, index: usize) -> Ty {
         TyKind::Class { def, .. } => match &r.defs.def(*def).kind {
             DefKind::Class { fields, .. } => {
                 let rr = r.for_def(*def);
-                fields.get(index).map_or_else(Ty::unknown, |f| f.ty.lower(&rr).ty)
+                match fields.get(index).map(|f| &r.defs.def(*f).kind) {
+                    Some(DefKind::Field(f)) => f.ty.lower(&rr).ty,
+                    _ => Ty::unknown(),
+                }
             }
             _ => Ty::unknown(),
         },
@@ -1966,6 +2011,17 @@ fn bind_explicit(o: &msl_stdlib::Overload, explicit: &[TemplateArg], bound: &mut
 }
 
 /// A non-type placeholder's value, held as a type for [`substitute`].
+/// How an instantiation's argument is shown: a type, or a non-type argument's value.
+pub fn display_bound(t: &Ty) -> String {
+    match t.kind() {
+        TyKind::Library { name: "__value", args } => match args.first() {
+            Some(TemplateArg::Value(v)) => v.to_string(),
+            _ => t.to_string(),
+        },
+        _ => t.to_string(),
+    }
+}
+
 fn value_placeholder(v: i64) -> Ty {
     Ty::library("__value", vec![TemplateArg::Value(v)])
 }
@@ -2150,6 +2206,9 @@ pub fn dump(body: &Body, map: &crate::body::BodySourceMap, result: &InferenceRes
         ));
     }
     for (i, range) in map.expr_ranges.iter().enumerate() {
+        if result.is_discarded(ExprId(i as u32)) {
+            continue;
+        }
         let t = &result.expr_types[i];
         let snippet: String = text
             .get(usize::from(range.start())..usize::from(range.end()))

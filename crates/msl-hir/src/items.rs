@@ -464,6 +464,8 @@ impl TypeRef {
 #[derive(Default)]
 pub struct ItemCache {
     parts: Mutex<FxHashMap<crate::Unit, UnitItems>>,
+    /// Each unit's latest definitions, with the tree they were collected from.
+    pub(crate) defs: Mutex<FxHashMap<crate::Unit, crate::defs::CachedDefs>>,
 }
 
 /// What is kept of a unit's latest item tree.
@@ -482,6 +484,9 @@ impl ItemCache {
     pub fn forget(&self, unit: crate::Unit) {
         if let Ok(mut units) = self.parts.lock() {
             units.remove(&unit);
+        }
+        if let Ok(mut defs) = self.defs.lock() {
+            defs.remove(&unit);
         }
     }
 }

@@ -8,10 +8,12 @@
 pub mod body;
 mod checks;
 pub mod codes;
+pub mod consteval;
 mod db;
 pub mod defs;
 pub mod infer;
 mod items;
+pub mod layout;
 pub mod semantics;
 pub mod ty;
 
@@ -23,7 +25,7 @@ use msl_syntax::{Diagnostic, PpConfig, Severity, TextRange, TextSize};
 use rustc_hash::FxHashMap;
 use salsa::Setter;
 
-pub use checks::{Fix, HirDiagnostic, auto_types, check_declarations, check_function};
+pub use checks::{Fix, HirDiagnostic, auto_types, check_declarations, check_function, check_static_asserts};
 pub use codes::code_info;
 pub use db::{
     Db, DiskFiles, FileSet, FunctionId, FunctionSyntax, Instance, MAX_INSTANCES, ParseCache, RootDatabase, SourceFile,
@@ -31,7 +33,7 @@ pub use db::{
     parse_unit, unit_def_source, unit_defs, unit_defs_with_source, unit_incomplete, unit_instances,
 };
 pub use items::{FunctionItem, ItemCache, ItemTree, Overload};
-pub use semantics::{Definition, LocalDef, Member, MemberKind, Semantics};
+pub use semantics::{Definition, LocalDef, Member, MemberKind, Semantics, ThreadgroupMemory};
 pub use ty::{DefId, Ty};
 
 /// A diagnostic of a unit, in a file of the unit, with an optional fix hint.
@@ -74,6 +76,15 @@ pub fn unit_diagnostics(db: &dyn Db, unit: Unit, syntax_only: bool) -> Vec<UnitD
     let starts: Vec<msl_syntax::TextSize> = db::green_functions(parse.green()).into_iter().map(|(at, _)| at).collect();
     let list = functions(db, unit);
     check_in_parallel(db, unit, &list);
+    // after the functions' checks, which (on two threads) inferred what this needs
+    for d in check_static_asserts(db, unit) {
+        let (file, range) = parse.map_range(d.range);
+        out.push(UnitDiagnostic {
+            diagnostic: Diagnostic { file, range, severity: d.severity, code: d.code, message: d.message.clone() },
+            hint: d.hint.clone(),
+            fixes: Vec::new(),
+        });
+    }
     for (i, function) in list.into_iter().enumerate() {
         let Some(&start) = starts.get(i) else { continue };
         for d in check_function(db, function).iter() {
@@ -120,18 +131,32 @@ fn check_in_parallel<'db>(db: &'db dyn Db, unit: Unit, list: &[FunctionId<'db>])
             there_size += u64::from(size);
         }
     }
+    // when a template may assert something, every body's inference is needed to find the
+    // instantiations: done here too, on both threads
+    let infer = parse_unit(db, unit).files().iter().any(|f| f.text.contains("static_assert"));
     std::thread::scope(|s| {
         let helper = s.spawn(move || {
             let db: &dyn Db = &*fork;
+            if infer {
+                unit_defs(db, unit);
+            }
             let mine = functions(db, unit);
             for i in there {
                 if let Some(function) = mine.get(i) {
                     check_function(db, *function);
+                    if infer {
+                        checks::function_static_asserts(db, *function);
+                        infer_function(db, *function);
+                    }
                 }
             }
         });
         for i in here {
             check_function(db, list[i]);
+            if infer {
+                checks::function_static_asserts(db, list[i]);
+                infer_function(db, list[i]);
+            }
         }
         if let Err(panic) = helper.join() {
             std::panic::resume_unwind(panic);

@@ -74,6 +74,17 @@ pub enum MemberKind {
     LibraryMember(&'static str),
 }
 
+/// A function's threadgroup memory (see [`Semantics::threadgroup_memory`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ThreadgroupMemory {
+    /// Bytes the body declares.
+    pub declared: u64,
+    /// Every declaration's size is known (else `declared` is a lower bound).
+    pub complete: bool,
+    /// Threadgroup buffers among the parameters, sized by the host.
+    pub host_sized: usize,
+}
+
 /// One unit's semantic model at one revision.
 pub struct Semantics<'db> {
     db: &'db dyn Db,
@@ -364,6 +375,68 @@ impl<'db> Semantics<'db> {
             _ => r.value_type_of_def(id),
         };
         (!t.is_unknown()).then_some(t)
+    }
+
+    /// The size and alignment of a type, when the analysis knows them.
+    pub fn layout_of(&self, ty: &Ty) -> Option<crate::layout::Layout> {
+        let r = Resolver::new(&self.defs, ScopeId::GLOBAL, None);
+        crate::layout::layout_of(&r, ty)
+    }
+
+    /// The layout of a class that is not a template, with its data members' offsets.
+    pub fn class_layout(&self, class: DefId) -> Option<crate::layout::ClassLayout> {
+        if self.defs.def(class).generics.is_some() {
+            return None;
+        }
+        let r = Resolver::new(&self.defs, ScopeId::GLOBAL, None);
+        crate::layout::class_layout(&r, class, &[])
+    }
+
+    /// The value of a constant or enumerator, when it can be computed.
+    pub fn const_value(&self, id: DefId) -> Option<i64> {
+        let r = self.resolver_for(id);
+        crate::consteval::Evaluator::new(&r).def_value(id).ok()
+    }
+
+    /// The threadgroup memory of a function: what its body declares
+    /// (`threadgroup float tile[256];`) and how many of its parameters are threadgroup
+    /// buffers the host sizes (`[[threadgroup(n)]]`).
+    pub fn threadgroup_memory(&self, function: DefId) -> Option<ThreadgroupMemory> {
+        let DefKind::Function(f) = &self.defs.def(function).kind else { return None };
+        let i = f.function? as usize;
+        if i >= self.functions.len() {
+            return None;
+        }
+        let (body, _) = self.body(i);
+        let result = self.inference(i);
+        let mut total = 0u64;
+        let mut complete = true;
+        let mut any = false;
+        let mut host_sized = 0;
+        for (l, local) in body.locals.iter().enumerate() {
+            if local.kind == LocalKind::Param && local.ty.space == Some(crate::ty::AddressSpace::Threadgroup) {
+                host_sized += 1;
+                any = true;
+                continue;
+            }
+            // the object itself in threadgroup memory, not a pointer or reference to it
+            let indirect =
+                local.ty.ops.iter().any(|o| {
+                    matches!(o, crate::ty::TypeRefOp::Pointer { .. } | crate::ty::TypeRefOp::Reference { .. })
+                });
+            if local.ty.space != Some(crate::ty::AddressSpace::Threadgroup)
+                || local.kind == LocalKind::Param
+                || indirect
+            {
+                continue;
+            }
+            any = true;
+            match result.local_types.get(l).and_then(|t| self.layout_of(t)) {
+                Some(layout) => total += layout.size,
+                None => complete = false,
+            }
+        }
+        any.then_some(ThreadgroupMemory { declared: total, complete, host_sized })
     }
 
     /// The definition of the class or enum a type is (through aliases, references and

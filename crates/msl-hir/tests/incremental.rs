@@ -161,3 +161,62 @@ fn header_tokens_are_shared_until_the_header_changes() {
     // `WIDTH` in the header, `buffer(0)`, `p[0]`, `v[0]`, `WIDTH` in the body
     assert_eq!(width(&analysis, a), ["8", "0", "0", "0", "8"]);
 }
+
+/// A unit with namespaces, classes, constants and a constexpr function around the bodies
+/// that are edited.
+const MODEL: &str = "\
+namespace geo {
+struct Ray { float3 origin; float3 dir; };
+constexpr int TILE = 8;
+constexpr int twice(int v) { return v * 2; }
+float len(Ray r) {
+    return length(r.dir);
+}
+}
+static_assert(geo::twice(geo::TILE) == 16, \"tile\");
+kernel void k(device float *out [[buffer(0)]], uint i [[thread_position_in_grid]]) {
+    geo::Ray r;
+    r.dir = float3(1.0f);
+    out[i] = geo::len(r);
+}
+struct After { half4 c; };
+";
+
+#[test]
+fn a_body_edit_keeps_the_definitions_and_reinfers_only_that_body() {
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let mut analysis = Analysis::new(RootDatabase::with_event_log(log.clone()));
+    let path = Path::new("/unit/model.metal");
+    let file = analysis.set_file(path, MODEL.into());
+    let unit = analysis.unit(file, PpConfig::default());
+    let infer_all = |a: &Analysis| {
+        for f in msl_hir::functions(&a.db, unit) {
+            msl_hir::infer_function(&a.db, f);
+        }
+        msl_hir::check_static_asserts(&a.db, unit).len()
+    };
+    assert_eq!(infer_all(&analysis), 0);
+    assert_eq!(executed(&log, "infer_function"), 3, "{:?}", log.lock().unwrap());
+
+    // an edit inside `len`'s body: more text, so everything after it moves
+    let edited = MODEL.replace("return length(r.dir);", "float l = length(r.dir);\n    return l * 1.0f;");
+    log.lock().unwrap().clear();
+    analysis.set_file(path, edited.clone().into());
+    assert_eq!(infer_all(&analysis), 0);
+    assert_eq!(executed(&log, "infer_function"), 1, "only the edited body: {:?}", log.lock().unwrap());
+    // the definitions are those of a fresh collection, places included
+    let (defs, sources) = msl_hir::unit_defs_with_source(&analysis.db, unit);
+    let fresh = msl_hir::defs::collect_with_source(&msl_hir::parse_unit(&analysis.db, unit).syntax());
+    assert_eq!(**defs, fresh.0);
+    assert_eq!(**sources, fresh.1);
+    let after = sources.def_named_at(msl_syntax::TextRange::at(
+        msl_syntax::TextSize::from(edited.find("After").unwrap() as u32),
+        msl_syntax::TextSize::from(5),
+    ));
+    assert!(after.is_some(), "the moved class is found at its new place");
+
+    // an edit of the constexpr function's body changes what constants evaluate to
+    let broken = edited.replace("return v * 2;", "return v * 3;");
+    analysis.set_file(path, broken.into());
+    assert_eq!(infer_all(&analysis), 1, "the assertion now fails");
+}

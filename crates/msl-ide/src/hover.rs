@@ -121,6 +121,7 @@ pub(crate) fn def_markdown(cx: &FileCtx, def: &Def, at: Option<&SyntaxToken>) ->
             {
                 let _ = write!(md, "\n{space}");
             }
+            model_notes(cx, sym, &mut md);
             let doc_node = if matches!(sym.kind, SymbolKind::Field | SymbolKind::Variable | SymbolKind::Constant) {
                 sym.node.parent().unwrap_or_else(|| sym.node.clone())
             } else {
@@ -137,6 +138,53 @@ pub(crate) fn def_markdown(cx: &FileCtx, def: &Def, at: Option<&SyntaxToken>) ->
             }
             Some(md)
         }
+    }
+}
+
+/// What the model knows of a declaration: a class's size, alignment and members' offsets,
+/// a member's offset, a constant's value, a kernel's threadgroup memory.
+fn model_notes(cx: &FileCtx, sym: &crate::index::ItemSym, md: &mut String) {
+    let sema = cx.sema();
+    let Some(id) = sema.def_declared_at(sym.name_range) else { return };
+    match sym.kind {
+        SymbolKind::Struct | SymbolKind::Class | SymbolKind::Union => {
+            let Some(layout) = sema.class_layout(id) else { return };
+            let _ = write!(md, "\n*size* {} bytes, *alignment* {}", layout.layout.size, layout.layout.align);
+            if !layout.fields.is_empty() {
+                md.push_str("\n\n| offset | size | member |\n|---:|---:|---|");
+                for f in &layout.fields {
+                    let name = sema.defs().def(f.def).name.clone();
+                    let _ = write!(md, "\n| {} | {} | `{name}` |", f.offset, f.layout.size);
+                }
+            }
+        }
+        SymbolKind::Field => {
+            let defs = sema.defs();
+            let Some(class) = defs.owner_class(id) else { return };
+            let Some(layout) = sema.class_layout(class) else { return };
+            if let Some(f) = layout.fields.iter().find(|f| f.def == id) {
+                let _ = write!(md, "\n*offset* {}, *size* {} bytes", f.offset, f.layout.size);
+            }
+        }
+        SymbolKind::Variable | SymbolKind::Constant | SymbolKind::EnumMember => {
+            if let Some(v) = sema.const_value(id) {
+                let _ = write!(md, "\n*value* `{v}`");
+            }
+        }
+        SymbolKind::Function => {
+            if let Some(m) = sema.threadgroup_memory(id) {
+                let at_least = if m.complete { "" } else { "at least " };
+                let _ = write!(md, "\n*threadgroup memory:* {at_least}{} bytes declared in the body", m.declared);
+                match m.host_sized {
+                    0 => {}
+                    1 => md.push_str(", plus 1 `[[threadgroup(n)]]` buffer the host sizes"),
+                    n => {
+                        let _ = write!(md, ", plus {n} `[[threadgroup(n)]]` buffers the host sizes");
+                    }
+                }
+            }
+        }
+        _ => {}
     }
 }
 

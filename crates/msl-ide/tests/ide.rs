@@ -135,7 +135,8 @@ float4 f(constant Params &p, float4 v) { return p.trans$0form * v; }
             ```metal
             // field
             float4x4 Params::transform
-            ```"#]],
+            ```
+            *offset* 0, *size* 64 bytes"#]],
     );
     check_hover(
         r#"
@@ -147,7 +148,8 @@ float f(constant Params &p) { return p.da$0ta[0][0]; }
             // field
             device float *Params::data[2]
             ```
-            *address space:* `device`, device memory: readable and writable by every thread of the dispatch"#]],
+            *address space:* `device`, device memory: readable and writable by every thread of the dispatch
+            *offset* 64, *size* 16 bytes"#]],
     );
 }
 
@@ -163,7 +165,8 @@ float f(Holder<half> h) { return h.wei$0ght; }
             ```metal
             // field
             float Base::weight
-            ```"#]],
+            ```
+            *offset* 0, *size* 4 bytes"#]],
     );
 }
 
@@ -392,4 +395,79 @@ template [[host_name("kernel_sum_f32")]] kernel kernel_sum_t kernel_sum<float>;
         let md = hover(&format!("{}$0{}", &text[..at], &text[at..]));
         assert!(md != "(no hover)" && md.len() > 20, "no hover on {needle}: {md}");
     }
+}
+
+// ---- layout and constants ----------------------------------------------------------
+
+#[test]
+fn hover_on_a_struct_shows_its_size_alignment_and_offsets() {
+    check_hover(
+        r#"
+struct Vert$0ex {
+    float3 position;
+    half2 uv;
+    uchar flags;
+};
+"#,
+        expect![[r#"
+            ```metal
+            // type
+            struct Vertex {
+                float3 position;
+                half2 uv;
+                uchar flags;
+            }
+            ```
+            *size* 32 bytes, *alignment* 16
+
+            | offset | size | member |
+            |---:|---:|---|
+            | 0 | 16 | `position` |
+            | 16 | 4 | `uv` |
+            | 20 | 1 | `flags` |"#]],
+    );
+}
+
+#[test]
+fn hover_on_a_field_shows_its_offset() {
+    let md = hover(
+        r#"
+struct Light { packed_float3 dir; float power; };
+float f(constant Light &l) { return l.pow$0er; }
+"#,
+    );
+    assert!(md.contains("*offset* 12, *size* 4 bytes"), "{md}");
+}
+
+#[test]
+fn hover_on_a_constant_shows_its_value() {
+    let md = hover(
+        r#"
+constexpr int TILE = 16;
+constexpr int area(int n) { return n * n; }
+constant uint CELLS = area(TILE) + 1;
+uint f() { return CEL$0LS; }
+"#,
+    );
+    assert!(md.contains("*value* `257`"), "{md}");
+}
+
+#[test]
+fn hover_on_a_kernel_shows_its_threadgroup_memory() {
+    let md = hover(
+        r#"
+constexpr int TILE = 16;
+kernel void blur$0(device float *out [[buffer(0)]], threadgroup float *scratch [[threadgroup(0)]],
+                 uint tid [[thread_index_in_threadgroup]]) {
+    threadgroup float4 tile[TILE * TILE];
+    threadgroup atomic_uint counter;
+    tile[tid] = float4(0);
+    out[tid] = tile[tid].x + scratch[tid];
+}
+"#,
+    );
+    assert!(
+        md.contains("*threadgroup memory:* 4100 bytes declared in the body, plus 1 `[[threadgroup(n)]]` buffer"),
+        "{md}"
+    );
 }

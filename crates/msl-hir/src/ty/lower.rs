@@ -36,6 +36,9 @@ pub enum TypeBase {
     Path(PathRef),
     /// `decltype(expression)`: the expression's text, decided by inference.
     Decltype(Arc<str>),
+    /// A class or enum of the unit by its definition (`struct { int a; } s;` declares `s`
+    /// of a class that has no name).
+    Def(crate::ty::DefId),
     /// Nothing that names a type (a declaration not read, a class without a name).
     Unknown,
 }
@@ -392,6 +395,10 @@ pub trait TypeEnv {
     fn const_value(&self, _expr: &str) -> Option<i64> {
         None
     }
+    /// The type of a class or enum of the unit, by its definition.
+    fn def_type(&self, _id: crate::ty::DefId) -> Option<Ty> {
+        None
+    }
 }
 
 /// An environment where only the library's types are known.
@@ -419,6 +426,7 @@ impl TypeRef {
         let mut ty = match &self.base {
             TypeBase::Builtin(words) => builtin(words),
             TypeBase::Path(p) => lower_path(p, env),
+            TypeBase::Def(id) => env.def_type(*id).unwrap_or_else(Ty::unknown),
             TypeBase::Auto | TypeBase::Decltype(_) | TypeBase::Unknown => Ty::unknown(),
         };
         let (mut cv, mut space) = (self.cv, self.space);

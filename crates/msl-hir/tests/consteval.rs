@@ -1,0 +1,71 @@
+//! Constant evaluation and layout, as `static_assert`s in MSL programs
+//! (`fixtures/consteval/`): in `layout.metal` and `values.metal` every assertion must
+//! hold; in `failing.metal` exactly the lines marked `// E18xx` get that error.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use msl_hir::{Analysis, unit_diagnostics};
+
+fn fixture(name: &str) -> (PathBuf, String) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/consteval").join(name);
+    let text = std::fs::read_to_string(&path).expect("fixture");
+    (path, text)
+}
+
+/// `(line, code, message)` of every constant-evaluation error of the program.
+fn errors(path: &Path, text: &str) -> Vec<(usize, String, String)> {
+    let mut a = Analysis::new(Default::default());
+    let f = a.set_file(path, Arc::from(text));
+    let unit = a.unit(f, Default::default());
+    let mut out: Vec<(usize, String, String)> = unit_diagnostics(&a.db, unit, false)
+        .into_iter()
+        .filter(|d| d.diagnostic.code.starts_with("E18"))
+        .map(|d| {
+            let line = text[..usize::from(d.diagnostic.range.start())].matches('\n').count() + 1;
+            (line, d.diagnostic.code.to_string(), d.diagnostic.message)
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn every_assertion_about_layout_holds() {
+    let (path, text) = fixture("layout.metal");
+    assert_eq!(errors(&path, &text), Vec::new());
+    assert!(text.matches("static_assert").count() >= 25);
+}
+
+#[test]
+fn every_assertion_about_values_holds() {
+    let (path, text) = fixture("values.metal");
+    assert_eq!(errors(&path, &text), Vec::new());
+}
+
+#[test]
+fn false_assertions_and_runaway_evaluation_are_reported_at_their_place() {
+    let (path, text) = fixture("failing.metal");
+    let expected: Vec<(usize, String)> = text
+        .lines()
+        .enumerate()
+        .filter_map(|(i, l)| {
+            l.split("// ").nth(1).filter(|c| c.starts_with("E18")).map(|c| (i + 1, c.trim().to_string()))
+        })
+        .collect();
+    let got = errors(&path, &text);
+    let got_lines: Vec<(usize, String)> = got.iter().map(|(l, c, _)| (*l, c.clone())).collect();
+    assert_eq!(got_lines, expected, "{got:#?}");
+    let messages: Vec<&str> = got.iter().map(|(_, _, m)| m.as_str()).collect();
+    expect_test::expect![[r#"
+        [
+            "static assertion failed: float3 is 16 bytes",
+            "static assertion failed",
+            "constant evaluation stopped after 1048576 steps: a loop that does not end?",
+            "constant evaluation stopped at 512 nested calls: a recursion without a base case?",
+            "static assertion failed (in the instantiation with T = int): only floating types",
+            "static assertion failed (in the instantiation with N = 12): N stays small",
+        ]
+    "#]]
+    .assert_debug_eq(&messages);
+}
