@@ -60,7 +60,8 @@ pub(crate) fn call_site(cx: &FileCtx, offset: TextSize) -> Option<CallSite> {
                         let callee = prev_significant(&tok)?;
                         // `f<T>(`: skip the template arguments
                         let callee = if callee.kind() == SyntaxKind::R_ANGLE { skip_angles(&callee)? } else { callee };
-                        if callee.kind() != SyntaxKind::IDENT {
+                        // a name, or a type keyword written as a function (`float(x)`)
+                        if callee.kind() != SyntaxKind::IDENT && !is_type_keyword(callee.kind()) {
                             return None;
                         }
                         let written = count_args(&tok, commas);
@@ -73,6 +74,11 @@ pub(crate) fn call_site(cx: &FileCtx, offset: TextSize) -> Option<CallSite> {
         }
         tok = prev_significant(&tok)?;
     }
+}
+
+fn is_type_keyword(kind: SyntaxKind) -> bool {
+    use SyntaxKind::*;
+    matches!(kind, BOOL_KW | CHAR_KW | SHORT_KW | INT_KW | LONG_KW | UNSIGNED_KW | FLOAT_KW)
 }
 
 fn count_args(open: &SyntaxToken, before: usize) -> usize {
@@ -142,6 +148,10 @@ pub(crate) fn signature_help(cx: &FileCtx, offset: TextSize) -> Option<Signature
 
 /// Every signature the callee may have.
 pub(crate) fn signatures_for(cx: &FileCtx, callee: &SyntaxToken) -> Vec<SignatureInfo> {
+    // `float(x)`, `half(...)`: a keyword type written as a function
+    if is_type_keyword(callee.kind()) {
+        return library_constructors(callee.text()).into_iter().map(|l| info_from_label(l, None)).collect();
+    }
     let Some(def) = resolve(cx, callee, false) else { return Vec::new() };
     match def {
         Def::Builtin(entries) => {
@@ -150,11 +160,29 @@ pub(crate) fn signatures_for(cx: &FileCtx, callee: &SyntaxToken) -> Vec<Signatur
                 let (overloads, summary) = match e {
                     Entry::Function(f) => (f.overloads, f.summary),
                     Entry::Method(m) => (m.overloads, m.summary),
-                    // constructors of vector and matrix types are not listed
+                    // a type written as a function: its constructors (`float4(...)`) or
+                    // the conversion it is (`float(x)`)
+                    Entry::Type(t) => {
+                        out.extend(library_constructors(t.name).into_iter().map(|l| info_from_label(l, None)));
+                        continue;
+                    }
                     _ => continue,
                 };
                 for o in overloads {
                     out.push(info_from_label(o.sig.to_string(), Some(summary.to_string())));
+                }
+            }
+            out
+        }
+        Def::Item(sym) if sym.kind.is_type() => {
+            // the class's constructors, as declared in it
+            let index = cx.index();
+            let mut out = Vec::new();
+            for s in index.named(&sym.name).filter(|s| s.kind.is_callable() && s.container == sym.name) {
+                let Some(f) = ast::Function::cast(s.node.clone()) else { continue };
+                let label = declaration_label(&f);
+                if !out.iter().any(|i: &SignatureInfo| i.label == label) {
+                    out.push(info_from_label(label, crate::locate::doc_comment(&s.node)));
                 }
             }
             out
@@ -174,6 +202,59 @@ pub(crate) fn signatures_for(cx: &FileCtx, callee: &SyntaxToken) -> Vec<Signatur
             }
             out
         }
+        _ => Vec::new(),
+    }
+}
+
+/// The ways to build a value of library type `name` from arguments: a vector from
+/// scalars and smaller vectors whose components add up (`float4(float2 xy, float z, float
+/// w)`), from one scalar for every component, or from another vector; a matrix from its
+/// columns, from every element, or from one value for its diagonal; a scalar from any
+/// value.
+fn library_constructors(name: &str) -> Vec<String> {
+    let t = msl_hir::ty::parse_type_text(name).map(|r| r.lower(&msl_hir::ty::LibraryOnly).ty);
+    let Some(t) = t else { return Vec::new() };
+    let comps = ["x", "y", "z", "w"];
+    match t.kind() {
+        msl_hir::ty::TyKind::Vector { elem, len, .. } => {
+            let e = elem.name();
+            let n = *len as usize;
+            let part = |k: usize| if k == 1 { e.to_string() } else { format!("{e}{k}") };
+            let mut out = vec![format!("{name}({e} all)"), format!("{name}({name} v)")];
+            let mut compositions: Vec<Vec<String>> = Vec::new();
+            // every composition of the components into consecutive parts
+            for mask in 0..(1u32 << (n - 1)) {
+                let mut params = Vec::new();
+                let mut start = 0;
+                for i in 1..=n {
+                    if i == n || mask & (1 << (i - 1)) != 0 {
+                        params.push(format!("{} {}", part(i - start), comps[start..i].concat()));
+                        start = i;
+                    }
+                }
+                if params.len() > 1 {
+                    compositions.push(params);
+                }
+            }
+            // every component on its own first, then fewer and larger parts
+            compositions.sort_by_key(|p| std::cmp::Reverse(p.len()));
+            out.extend(compositions.into_iter().map(|p| format!("{name}({})", p.join(", "))));
+            out
+        }
+        msl_hir::ty::TyKind::Matrix { elem, cols, rows } => {
+            let e = elem.name();
+            let column = format!("{e}{rows}");
+            let columns: Vec<String> = (0..*cols).map(|c| format!("{column} c{c}")).collect();
+            let elements: Vec<String> =
+                (0..*cols).flat_map(|c| (0..*rows).map(move |r| format!("{e} m{c}{r}"))).collect();
+            vec![
+                format!("{name}({e} diagonal)"),
+                format!("{name}({})", columns.join(", ")),
+                format!("{name}({})", elements.join(", ")),
+                format!("{name}({name} m)"),
+            ]
+        }
+        msl_hir::ty::TyKind::Scalar(_) => vec![format!("{name}(value)")],
         _ => Vec::new(),
     }
 }

@@ -471,3 +471,58 @@ kernel void blur$0(device float *out [[buffer(0)]], threadgroup float *scratch [
         "{md}"
     );
 }
+
+// ---- signature help ----------------------------------------------------------------
+
+fn signatures(text: &str) -> String {
+    let (snap, path, at) = fixture(text);
+    match snap.signature_help(&path, at).unwrap() {
+        Some(h) => {
+            let mut out = Vec::new();
+            for (i, s) in h.signatures.iter().enumerate() {
+                let mark = if i as u32 == h.active_signature { ">" } else { " " };
+                let active = s.params.get(h.active_parameter as usize).map(|r| &s.label[*r]).unwrap_or("");
+                out.push(format!("{mark} {}   [{active}]", s.label));
+            }
+            out.join("\n")
+        }
+        None => "(no signature help)".to_string(),
+    }
+}
+
+#[test]
+fn signature_help_for_vector_constructors() {
+    expect![[r#"
+          float3(float all)   []
+          float3(float3 v)   []
+        > float3(float x, float y, float z)   [float y]
+          float3(float x, float2 yz)   [float2 yz]
+          float3(float2 xy, float z)   [float z]"#]]
+    .assert_eq(&signatures("float3 f(float a) { return float3(a, $0 }"));
+}
+
+#[test]
+fn signature_help_for_matrix_constructors_and_scalar_casts() {
+    let m = signatures("float2x2 f(float2 a) { return float2x2(a, $0 }");
+    assert!(m.contains("float2x2(float2 c0, float2 c1)   [float2 c1]"), "{m}");
+    assert!(m.contains("float2x2(float m00, float m01, float m10, float m11)"), "{m}");
+    let c = signatures("float f(int a) { return float($0a); }");
+    assert!(c.contains("float(value)   [value]"), "{c}");
+}
+
+#[test]
+fn signature_help_for_a_class_constructor() {
+    expect![[r#"
+        > Ray(float3 o, float3 d)   [float3 d]
+          Ray(float3 o)   []"#]]
+    .assert_eq(&signatures(
+        r#"
+struct Ray {
+    float3 origin, dir;
+    Ray(float3 o, float3 d) : origin(o), dir(d) {}
+    Ray(float3 o) : origin(o), dir(float3(0, 0, 1)) {}
+};
+Ray f(float3 a) { return Ray(a, $0 }
+"#,
+    ));
+}
