@@ -332,7 +332,7 @@ impl Body {
             Expr::Lambda { params, body } => {
                 let mut out: Vec<ExprId> = params.iter().filter_map(|p| self.locals[p.0 as usize].init).collect();
                 if let Some(b) = body {
-                    out.extend(self.stmt_exprs(*b));
+                    out.extend(self.stmt_roots(*b));
                 }
                 out
             }
@@ -342,6 +342,17 @@ impl Body {
 
     /// Every expression of statement `s` and the statements in it, nested ones included.
     pub fn stmt_exprs(&self, s: StmtId) -> Vec<ExprId> {
+        let mut roots = self.stmt_roots(s);
+        let mut out = Vec::new();
+        while let Some(e) = roots.pop() {
+            out.push(e);
+            roots.extend(self.expr_children(e));
+        }
+        out
+    }
+
+    /// The outermost expressions of statement `s` and the statements in it.
+    fn stmt_roots(&self, s: StmtId) -> Vec<ExprId> {
         let mut roots: Vec<ExprId> = Vec::new();
         let mut stmts = vec![s];
         while let Some(s) = stmts.pop() {
@@ -374,12 +385,7 @@ impl Body {
                 _ => {}
             }
         }
-        let mut out = Vec::new();
-        while let Some(e) = roots.pop() {
-            out.push(e);
-            roots.extend(self.expr_children(e));
-        }
-        out
+        roots
     }
 }
 

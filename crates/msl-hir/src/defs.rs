@@ -384,9 +384,17 @@ impl DefSource {
         let full = node.text_range();
         let name = name
             .and_then(|n| {
+                // the name's own last identifier (`f` of `S::f`), not one in template
+                // arguments (`Traits<MyVertex>`)
                 let ident = n
-                    .descendants_with_tokens()
-                    .filter_map(|e| e.into_token())
+                    .children_with_tokens()
+                    .flat_map(|e| match e {
+                        rowan::NodeOrToken::Token(t) => vec![t],
+                        rowan::NodeOrToken::Node(c) if c.kind() == SyntaxKind::PATH => {
+                            c.children_with_tokens().filter_map(|e| e.into_token()).collect()
+                        }
+                        rowan::NodeOrToken::Node(_) => Vec::new(),
+                    })
                     .filter(|t| t.kind() == SyntaxKind::IDENT)
                     .last();
                 // `operator+`: the whole name
@@ -791,7 +799,19 @@ impl Collector {
             declare,
             DefSource::of(node, name_node.as_ref().map(|n| n.syntax())),
         );
-        if node.descendants_with_tokens().any(|e| e.kind() == SyntaxKind::ALIGNAS_KW) {
+        // `alignas` on the class or on a data member (not in member functions' bodies)
+        let member_alignas = s.member_list().is_some_and(|l| {
+            l.syntax()
+                .children()
+                .filter(|c| c.kind() == SyntaxKind::VAR_DECL)
+                .any(|v| v.descendants_with_tokens().any(|e| e.kind() == SyntaxKind::ALIGNAS_KW))
+        });
+        let own_alignas = node
+            .children()
+            .filter(|c| c.kind() != SyntaxKind::MEMBER_LIST)
+            .any(|c| c.descendants_with_tokens().any(|e| e.kind() == SyntaxKind::ALIGNAS_KW))
+            || node.children_with_tokens().any(|e| e.kind() == SyntaxKind::ALIGNAS_KW);
+        if member_alignas || own_alignas {
             self.defs.class_alignas.push(id);
         }
         if let Some(list) = s.member_list() {
@@ -875,7 +895,7 @@ impl Collector {
                 None => (next, None),
             };
             let after = if en.value().is_none() && value.is_none() { prev } else { None };
-            next = value.map(|v| v + 1);
+            next = value.and_then(|v| v.checked_add(1));
             let name: Arc<str> = Arc::from(n);
             let source = DefSource::of(en.syntax(), en.name().as_ref().map(|n| n.syntax()));
             let kind = DefKind::Enumerator { parent: id, value, init, prev: after };

@@ -56,6 +56,9 @@ pub struct InferenceResult {
     pub discarded: Vec<StmtId>,
     /// The expressions of the discarded branches, sorted.
     pub discarded_exprs: Vec<ExprId>,
+    /// Branches of an `if constexpr` whose condition could not be decided: one of them is
+    /// discarded, so no check may rest on either.
+    pub undecided: Vec<StmtId>,
 }
 
 impl InferenceResult {
@@ -616,6 +619,9 @@ impl Ctx<'_> {
                         discard(self, then);
                     }
                     None => {
+                        if constexpr && !self.out.in_template {
+                            self.out.undecided.extend(then.iter().chain(other.iter()));
+                        }
                         self.opt_stmt(then);
                         self.opt_stmt(other);
                     }

@@ -46,8 +46,8 @@ pub struct ClassLayout {
 /// an error the layout must not loop on).
 const MAX_DEPTH: u32 = 64;
 
-fn round_up(n: u64, align: u64) -> u64 {
-    if align <= 1 { n } else { n.div_ceil(align) * align }
+fn round_up(n: u64, align: u64) -> Option<u64> {
+    if align <= 1 { Some(n) } else { n.div_ceil(align).checked_mul(align) }
 }
 
 fn scalar(s: Scalar) -> Layout {
@@ -86,7 +86,7 @@ fn layout_at(r: &Resolver<'_>, ty: &Ty, depth: u32, cx: &mut Cx) -> Option<Layou
         }
         TyKind::Matrix { elem, cols, rows } => {
             let column = layout_at(r, &Ty::vector(*elem, *rows), depth + 1, cx)?;
-            Some(Layout { size: column.size * u64::from(*cols), align: column.align })
+            Some(Layout { size: column.size.checked_mul(u64::from(*cols))?, align: column.align })
         }
         TyKind::Pointer { .. } => Some(Layout { size: 8, align: 8 }),
         TyKind::Array { elem, len } => {
@@ -163,24 +163,27 @@ fn compute_class_layout(
         if base.fields.is_empty() {
             continue;
         }
-        offset = round_up(offset, base.layout.align);
-        out.extend(base.fields.iter().map(|f| FieldLayout { offset: f.offset + offset, ..f.clone() }));
-        offset += base.layout.size;
+        offset = round_up(offset, base.layout.align)?;
+        for f in &base.fields {
+            out.push(FieldLayout { offset: f.offset.checked_add(offset)?, ..f.clone() });
+        }
+        offset = offset.checked_add(base.layout.size)?;
         any = true;
     }
     let ids = fields.clone();
     for id in ids {
         let DefKind::Field(f) = &r.defs.def(id).kind else { continue };
-        let t = crate::infer::substitute(&f.ty.lower(&cr).ty, &bound);
+        // in the class's own scope: its member types and nested classes are seen
+        let t = crate::infer::substitute(&f.ty.lower(&r.for_def(id)).ty, &bound);
         let l = layout_at(r, &t, depth + 1, cx)?;
         align = align.max(l.align);
         if *key == ClassKey::Union {
             out.push(FieldLayout { def: id, offset: 0, layout: l });
             size = size.max(l.size);
         } else {
-            offset = round_up(offset, l.align);
+            offset = round_up(offset, l.align)?;
             out.push(FieldLayout { def: id, offset, layout: l });
-            offset += l.size;
+            offset = offset.checked_add(l.size)?;
         }
         any = true;
     }
@@ -188,6 +191,6 @@ fn compute_class_layout(
         size = offset;
     }
     // an empty class still takes a byte
-    let size = if any || size > 0 { round_up(size, align) } else { 1 };
+    let size = if any || size > 0 { round_up(size, align)? } else { 1 };
     Some(ClassLayout { layout: Layout { size, align }, fields: out })
 }

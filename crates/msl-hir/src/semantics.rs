@@ -135,7 +135,7 @@ impl<'db> Semantics<'db> {
     /// The function whose tree range holds `offset`.
     fn function_at(&self, offset: TextSize) -> Option<usize> {
         let i = self.ranges.partition_point(|r| r.start() <= offset).checked_sub(1)?;
-        self.ranges[i].contains_inclusive(offset).then_some(i)
+        self.ranges[i].contains(offset).then_some(i)
     }
 
     fn body(&self, i: usize) -> &'db (Body, BodySourceMap) {
@@ -432,7 +432,7 @@ impl<'db> Semantics<'db> {
             }
             any = true;
             match result.local_types.get(l).and_then(|t| self.layout_of(t)) {
-                Some(layout) => total += layout.size,
+                Some(layout) => total = total.saturating_add(layout.size),
                 None => complete = false,
             }
         }

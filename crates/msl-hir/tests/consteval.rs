@@ -69,3 +69,36 @@ fn false_assertions_and_runaway_evaluation_are_reported_at_their_place() {
     "#]]
     .assert_debug_eq(&messages);
 }
+
+#[test]
+fn self_referential_and_overflowing_constants_end_quickly() {
+    let text = "\
+constant int N = sizeof(int[N][N]);
+constant int M = sizeof(float[M][M][M][M][M][M]);
+enum Big : long { top = 0x7fffffffffffffff, after };
+struct Huge { char a[0x7fffffffffffffff]; char b[0x7fffffffffffffff]; int c; };
+static_assert(sizeof(Huge) > 0, \"too large to lay out\");
+kernel void k(device float *out [[buffer(0)]]) {
+    float a[N];
+    float b[M];
+    out[0] = a[0] + b[0] + float(after) + float(sizeof(Huge));
+}
+";
+    let start = std::time::Instant::now();
+    let found = errors(Path::new("/unit/cycle.metal"), text);
+    assert!(start.elapsed().as_secs() < 5, "took {:?}", start.elapsed());
+    assert_eq!(found, Vec::new());
+}
+
+#[test]
+fn deep_constexpr_recursion_fits_a_small_stack() {
+    // the checks run on a helper thread with the default stack
+    let handle = std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(|| {
+            let (path, text) = fixture("failing.metal");
+            errors(&path, &text).len()
+        })
+        .expect("thread");
+    assert!(handle.join().expect("no overflow") >= 6);
+}

@@ -154,13 +154,18 @@ fn model_notes(cx: &FileCtx, sym: &crate::index::ItemSym, md: &mut String) {
                 md.push_str("\n\n| offset | size | member |\n|---:|---:|---|");
                 for f in &layout.fields {
                     let name = sema.defs().def(f.def).name.clone();
-                    let _ = write!(md, "\n| {} | {} | `{name}` |", f.offset, f.layout.size);
+                    let name = if name.is_empty() { "(anonymous)".to_string() } else { format!("`{name}`") };
+                    let _ = write!(md, "\n| {} | {} | {name} |", f.offset, f.layout.size);
                 }
             }
         }
         SymbolKind::Field => {
             let defs = sema.defs();
             let Some(class) = defs.owner_class(id) else { return };
+            // a member of an anonymous union or struct: its offset is within that
+            if defs.def(class).name.is_empty() {
+                return;
+            }
             let Some(layout) = sema.class_layout(class) else { return };
             if let Some(f) = layout.fields.iter().find(|f| f.def == id) {
                 let _ = write!(md, "\n*offset* {}, *size* {} bytes", f.offset, f.layout.size);

@@ -95,7 +95,7 @@ pub fn function_static_asserts<'db>(db: &'db dyn Db, f: FunctionId<'db>) -> Arc<
     let r = Resolver::new(defs, d.scope, d.generics.clone());
     let (body, map) = &**crate::db::function_body(db, f);
     let mut out = Vec::new();
-    body_asserts(&r, body, map, &result.discarded, 0.into(), None, &mut out);
+    body_asserts(&r, body, map, &[&result.discarded[..], &result.undecided[..]].concat(), 0.into(), None, &mut out);
     Arc::new((false, out))
 }
 
@@ -120,7 +120,15 @@ pub fn instance_static_asserts<'db>(db: &'db dyn Db, inst: Instance<'db>) -> Arc
         .collect::<Vec<_>>()
         .join(", ");
     let mut out = Vec::new();
-    body_asserts(&r, body, map, &result.discarded, 0.into(), Some(&args), &mut out);
+    body_asserts(
+        &r,
+        body,
+        map,
+        &[&result.discarded[..], &result.undecided[..]].concat(),
+        0.into(),
+        Some(&args),
+        &mut out,
+    );
     Arc::new(out)
 }
 
