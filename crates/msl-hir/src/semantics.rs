@@ -94,6 +94,8 @@ pub struct Semantics<'db> {
     functions: Vec<FunctionId<'db>>,
     /// The tree range of each function, in file order.
     ranges: Vec<TextRange>,
+    /// Definitions by the range of their name (made on first use).
+    by_name: std::cell::OnceCell<rustc_hash::FxHashMap<TextRange, DefId>>,
 }
 
 impl<'db> Semantics<'db> {
@@ -106,7 +108,7 @@ impl<'db> Semantics<'db> {
         let functions = crate::db::functions(db, unit);
         let defs = crate::db::unit_defs(db, unit).clone();
         let sources = crate::db::unit_def_source(db, unit);
-        Semantics { db, parse, defs, sources, functions, ranges }
+        Semantics { db, parse, defs, sources, functions, ranges, by_name: Default::default() }
     }
 
     pub fn parse(&self) -> &Arc<Parse> {
@@ -124,7 +126,16 @@ impl<'db> Semantics<'db> {
 
     /// The definition declared by the name at `name` (a tree range).
     pub fn def_declared_at(&self, name: TextRange) -> Option<DefId> {
-        self.sources.def_named_at(name)
+        let map = self.by_name.get_or_init(|| {
+            let mut map = rustc_hash::FxHashMap::default();
+            for (i, s) in self.sources.sources.iter().enumerate() {
+                if !s.name.is_empty() {
+                    map.entry(s.name).or_insert(DefId(i as u32));
+                }
+            }
+            map
+        });
+        map.get(&name).copied()
     }
 
     /// The qualified name of a definition (`geo::Ray::origin`).
