@@ -360,6 +360,8 @@ pub struct DefSourceMap {
     pub sources: Vec<DefSource>,
     /// The range of each of [`Defs::static_asserts`].
     pub static_asserts: Vec<TextRange>,
+    /// Every namespace block (a namespace reopened has one per block) and its scope.
+    pub namespace_blocks: Vec<(TextRange, ScopeId)>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -443,6 +445,12 @@ pub(crate) fn reuse(previous: &CachedDefs, root: &rowan::GreenNodeData) -> Optio
             .map(|s| Some(DefSource { full: shift(s.full)?, name: shift(s.name)? }))
             .collect::<Option<Vec<_>>>()?,
         static_asserts: previous.sources.static_asserts.iter().map(|r| shift(*r)).collect::<Option<Vec<_>>>()?,
+        namespace_blocks: previous
+            .sources
+            .namespace_blocks
+            .iter()
+            .map(|(r, s)| Some((shift(*r)?, *s)))
+            .collect::<Option<Vec<_>>>()?,
     };
     Some((previous.defs.clone(), Arc::new(sources)))
 }
@@ -767,6 +775,7 @@ impl Collector {
                 }
             };
         }
+        self.sources.namespace_blocks.push((node.text_range(), at));
         if let Some(b) = body {
             self.items(&b, at, None);
         }

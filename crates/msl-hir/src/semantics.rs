@@ -343,22 +343,27 @@ impl<'db> Semantics<'db> {
             let d = self.defs.def(*f);
             return (d.scope, d.generics.clone());
         }
-        // the innermost namespace, class or enum whose declaration holds `offset`
-        let mut best: Option<(TextRange, DefId)> = None;
+        // the innermost namespace block, class or enum whose declaration holds `offset`
+        let mut best: Option<(TextRange, ScopeId, Option<Arc<Generics>>)> = None;
+        let mut consider = |range: TextRange, scope: ScopeId, generics: Option<Arc<Generics>>| {
+            if range.contains(offset) && best.as_ref().is_none_or(|(r, _, _)| r.contains_range(range)) {
+                best = Some((range, scope, generics));
+            }
+        };
         for (i, s) in self.sources.sources.iter().enumerate() {
             let id = DefId(i as u32);
-            if self.defs.inner_scope(id).is_none() || !s.full.contains(offset) {
-                continue;
-            }
-            if best.is_none_or(|(r, _)| r.contains_range(s.full)) {
-                best = Some((s.full, id));
+            let d = self.defs.def(id);
+            if matches!(d.kind, DefKind::Class { .. } | DefKind::Enum { .. })
+                && let Some(inner) = self.defs.inner_scope(id)
+            {
+                consider(s.full, inner, d.generics.clone());
             }
         }
+        for (range, scope) in &self.sources.namespace_blocks {
+            consider(*range, *scope, None);
+        }
         match best {
-            Some((_, id)) => {
-                let d = self.defs.def(id);
-                (self.defs.inner_scope(id).unwrap_or(ScopeId::GLOBAL), d.generics.clone())
-            }
+            Some((_, scope, generics)) => (scope, generics),
             None => (ScopeId::GLOBAL, None),
         }
     }

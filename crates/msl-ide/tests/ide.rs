@@ -526,3 +526,16 @@ Ray f(float3 a) { return Ray(a, $0 }
 "#,
     ));
 }
+
+#[test]
+fn names_in_a_reopened_namespace_are_looked_up_in_it() {
+    let md = hover(
+        r#"
+namespace geo { struct Ray { float3 origin; float3 dir; }; }
+struct Ray { int unrelated; };
+namespace geo { float len(thread const Ra$0y &r); }
+"#,
+    );
+    assert!(md.contains("float3 origin"), "{md}");
+    assert!(!md.contains("unrelated"), "{md}");
+}
