@@ -394,6 +394,18 @@ impl<'r, 'a> Evaluator<'r, 'a> {
                 for a in args.clone() {
                     values.push(self.expr(r, body, a, frame)?);
                 }
+                // `uint(x)`, `Flag(3)`: a type named like a function converts its argument
+                if values.len() <= 1 {
+                    let t = crate::ty::TypeRef {
+                        base: crate::ty::TypeBase::Path(p.clone()),
+                        ..crate::ty::TypeRef::unknown()
+                    }
+                    .lower(r)
+                    .ty;
+                    if int_ty(&t).is_some() {
+                        return convert(&t, values.first().copied().unwrap_or(Value::int(0)));
+                    }
+                }
                 self.call(r, p, &values)
             }
             _ => Err(EvalError::NotConstant),

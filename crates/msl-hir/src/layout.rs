@@ -60,7 +60,7 @@ fn scalar(s: Scalar) -> Layout {
 #[derive(Default)]
 struct Cx {
     classes: FxHashMap<(DefId, Vec<TemplateArg>), Option<ClassLayout>>,
-    visiting: Vec<DefId>,
+    visiting: Vec<(DefId, Vec<TemplateArg>)>,
 }
 
 /// The layout of `ty`, when it has one the analysis knows.
@@ -121,14 +121,14 @@ pub fn class_layout(r: &Resolver<'_>, def: DefId, args: &[TemplateArg]) -> Optio
 }
 
 fn class_layout_at(r: &Resolver<'_>, def: DefId, args: &[TemplateArg], depth: u32, cx: &mut Cx) -> Option<ClassLayout> {
-    if depth > MAX_DEPTH || cx.visiting.contains(&def) {
+    let key = (def, args.to_vec());
+    if depth > MAX_DEPTH || cx.visiting.contains(&key) {
         return None;
     }
-    let key = (def, args.to_vec());
     if let Some(done) = cx.classes.get(&key) {
         return done.clone();
     }
-    cx.visiting.push(def);
+    cx.visiting.push(key.clone());
     let out = compute_class_layout(r, def, args, depth, cx);
     cx.visiting.pop();
     cx.classes.insert(key, out.clone());
@@ -149,6 +149,7 @@ fn compute_class_layout(
     }
     let cr = r.for_def(def);
     let bound = cr.class_template_bindings(def, args);
+    let bindings: Vec<(std::sync::Arc<str>, Ty)> = bound.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
     let mut offset = 0u64;
     let mut align = 1u64;
     let mut size = 0u64;
@@ -173,8 +174,10 @@ fn compute_class_layout(
     let ids = fields.clone();
     for id in ids {
         let DefKind::Field(f) = &r.defs.def(id).kind else { continue };
-        // in the class's own scope: its member types and nested classes are seen
-        let t = crate::infer::substitute(&f.ty.lower(&r.for_def(id)).ty, &bound);
+        // in the class's own scope (its member types and nested classes are seen), with
+        // its template's arguments (which array bounds may use)
+        let fr = r.for_def(id).with_bindings(&bindings);
+        let t = crate::infer::substitute(&f.ty.lower(&fr).ty, &bound);
         let l = layout_at(r, &t, depth + 1, cx)?;
         align = align.max(l.align);
         if *key == ClassKey::Union {
