@@ -351,36 +351,43 @@ impl Body {
         out
     }
 
+    /// Statement `s` and every statement nested in it.
+    pub fn stmts_within(&self, s: StmtId) -> Vec<StmtId> {
+        let mut out = Vec::new();
+        let mut stack = vec![s];
+        while let Some(s) = stack.pop() {
+            out.push(s);
+            match self.stmts.get(s.0 as usize) {
+                Some(Stmt::Block(list)) => stack.extend(list.iter().copied()),
+                Some(Stmt::If { init, then, other, .. }) => stack.extend(init.iter().chain(then).chain(other).copied()),
+                Some(Stmt::While { body, .. } | Stmt::Do { body, .. } | Stmt::RangeFor { body, .. }) => {
+                    stack.extend(body.iter().copied())
+                }
+                Some(Stmt::For { init, body, .. } | Stmt::Switch { init, body, .. }) => {
+                    stack.extend(init.iter().chain(body).copied())
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
     /// The outermost expressions of statement `s` and the statements in it.
     fn stmt_roots(&self, s: StmtId) -> Vec<ExprId> {
         let mut roots: Vec<ExprId> = Vec::new();
-        let mut stmts = vec![s];
-        while let Some(s) = stmts.pop() {
+        for s in self.stmts_within(s) {
             let Some(st) = self.stmts.get(s.0 as usize) else { continue };
             match st {
                 Stmt::Expr(e) | Stmt::Case(Some(e)) | Stmt::Return(Some(e)) => roots.push(*e),
                 Stmt::StaticAssert { cond: Some(e), .. } => roots.push(*e),
                 Stmt::Decl(locals) => roots.extend(locals.iter().filter_map(|l| self.locals[l.0 as usize].init)),
-                Stmt::Block(list) => stmts.extend(list.iter().copied()),
-                Stmt::If { init, cond, then, other, .. } => {
-                    roots.extend(cond);
-                    stmts.extend(init.iter().chain(then).chain(other).copied());
-                }
-                Stmt::While { cond, body } | Stmt::Do { body, cond } => {
-                    roots.extend(cond);
-                    stmts.extend(body.iter().copied());
-                }
-                Stmt::For { init, cond, step, body } => {
-                    roots.extend(cond.iter().chain(step));
-                    stmts.extend(init.iter().chain(body).copied());
-                }
-                Stmt::RangeFor { var, range, body } => {
-                    roots.extend(range.iter().copied().chain(var.and_then(|v| self.locals[v.0 as usize].init)));
-                    stmts.extend(body.iter().copied());
-                }
-                Stmt::Switch { init, cond, body } => {
-                    roots.extend(cond);
-                    stmts.extend(init.iter().chain(body).copied());
+                Stmt::If { cond, .. }
+                | Stmt::While { cond, .. }
+                | Stmt::Do { cond, .. }
+                | Stmt::Switch { cond, .. } => roots.extend(cond),
+                Stmt::For { cond, step, .. } => roots.extend(cond.iter().chain(step)),
+                Stmt::RangeFor { var, range, .. } => {
+                    roots.extend(range.iter().copied().chain(var.and_then(|v| self.locals[v.0 as usize].init)))
                 }
                 _ => {}
             }

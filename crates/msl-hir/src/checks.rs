@@ -19,7 +19,7 @@ mod consts;
 mod infer;
 mod ty;
 
-pub use consts::{check_static_asserts, function_static_asserts};
+pub use consts::{check_static_asserts, function_static_asserts, may_assert};
 
 use infer::{Fit, Selection, TypedLocals, Visibility, visibility_of};
 use ty::{Space, Ty, matrix_product};

@@ -133,7 +133,7 @@ fn check_in_parallel<'db>(db: &'db dyn Db, unit: Unit, list: &[FunctionId<'db>])
     }
     // when a template may assert something, every body's inference is needed to find the
     // instantiations: done here too, on both threads
-    let infer = parse_unit(db, unit).files().iter().any(|f| f.text.contains("static_assert"));
+    let infer = *checks::may_assert(db, unit);
     std::thread::scope(|s| {
         let helper = s.spawn(move || {
             let db: &dyn Db = &*fork;

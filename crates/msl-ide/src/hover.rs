@@ -220,17 +220,17 @@ fn member_variable_text(init_declarator: &SyntaxNode, container: &str) -> Option
     let d = ast::InitDeclarator::cast(init_declarator.clone())?;
     let v = init_declarator.parent().and_then(ast::VarDecl::cast);
     let spec = v.and_then(|v| v.decl_specifiers()).map(|s| compact(s.syntax())).unwrap_or_default();
-    let declarator = d.declarator()?;
-    let name = declarator.name()?;
-    // the declarator's text with the class put before the name (its first whole-word
-    // occurrence: pointer and reference operators come before it, bounds after)
-    let text = strip_attributes(&compact(declarator.syntax()));
-    let name = name.text();
+    let declarator = d.declarator();
+    let text = declarator.as_ref().map(|d| strip_attributes(&compact(d.syntax()))).unwrap_or_default();
+    // the class put before the name's first whole-word occurrence (pointer and reference
+    // operators come before it, bounds after)
+    let name = declarator.and_then(|d| d.name()).map(|n| n.text()).filter(|_| !container.is_empty());
     let is_word = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
-    let at = text
-        .match_indices(name.as_str())
-        .map(|(i, _)| i)
-        .find(|&i| !is_word(text[..i].chars().next_back()) && !is_word(text[i + name.len()..].chars().next()));
+    let at = name.as_ref().and_then(|name| {
+        text.match_indices(name.as_str())
+            .map(|(i, _)| i)
+            .find(|&i| !is_word(text[..i].chars().next_back()) && !is_word(text[i + name.len()..].chars().next()))
+    });
     let declarator = match at {
         Some(i) => format!("{}{}{}", &text[..i], qualified_prefix(container), &text[i..]),
         None => text,
@@ -241,12 +241,7 @@ fn member_variable_text(init_declarator: &SyntaxNode, container: &str) -> Option
 
 /// A variable's declaration without its initializer: `const uint i`.
 fn variable_text(init_declarator: &SyntaxNode) -> Option<String> {
-    let d = ast::InitDeclarator::cast(init_declarator.clone())?;
-    let v = init_declarator.parent().and_then(ast::VarDecl::cast);
-    let spec = v.and_then(|v| v.decl_specifiers()).map(|s| compact(s.syntax())).unwrap_or_default();
-    let declarator = d.declarator().map(|d| strip_attributes(&compact(d.syntax()))).unwrap_or_default();
-    let bits = d.bit_field().map(|b| format!(" {}", compact(b.syntax()))).unwrap_or_default();
-    Some(format!("{spec} {declarator}{bits}").trim().to_string())
+    member_variable_text(init_declarator, "")
 }
 
 /// A function's declaration up to its body, attributes of parameters kept.

@@ -61,7 +61,7 @@ pub(crate) fn call_site(cx: &FileCtx, offset: TextSize) -> Option<CallSite> {
                         // `f<T>(`: skip the template arguments
                         let callee = if callee.kind() == SyntaxKind::R_ANGLE { skip_angles(&callee)? } else { callee };
                         // a name, or a type keyword written as a function (`float(x)`)
-                        if callee.kind() != SyntaxKind::IDENT && !is_type_keyword(callee.kind()) {
+                        if callee.kind() != SyntaxKind::IDENT && !callee.kind().is_builtin_type_keyword() {
                             return None;
                         }
                         let written = count_args(&tok, commas);
@@ -74,11 +74,6 @@ pub(crate) fn call_site(cx: &FileCtx, offset: TextSize) -> Option<CallSite> {
         }
         tok = prev_significant(&tok)?;
     }
-}
-
-fn is_type_keyword(kind: SyntaxKind) -> bool {
-    use SyntaxKind::*;
-    matches!(kind, BOOL_KW | CHAR_KW | SHORT_KW | INT_KW | LONG_KW | UNSIGNED_KW | FLOAT_KW)
 }
 
 fn count_args(open: &SyntaxToken, before: usize) -> usize {
@@ -149,7 +144,7 @@ pub(crate) fn signature_help(cx: &FileCtx, offset: TextSize) -> Option<Signature
 /// Every signature the callee may have.
 pub(crate) fn signatures_for(cx: &FileCtx, callee: &SyntaxToken) -> Vec<SignatureInfo> {
     // `float(x)`, `half(...)`: a keyword type written as a function
-    if is_type_keyword(callee.kind()) {
+    if callee.kind().is_builtin_type_keyword() {
         return library_constructors(callee.text()).into_iter().map(|l| info_from_label(l, None)).collect();
     }
     let Some(def) = resolve(cx, callee, false) else { return Vec::new() };

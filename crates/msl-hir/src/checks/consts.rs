@@ -13,11 +13,10 @@ use crate::infer::Resolver;
 
 /// The failed `static_assert`s of a unit; ranges are tree ranges.
 pub fn check_static_asserts(db: &dyn Db, unit: Unit) -> Vec<HirDiagnostic> {
-    let parse = crate::db::parse_unit(db, unit);
-    // most units assert nothing
-    if !parse.files().iter().any(|f| f.text.contains("static_assert")) {
+    if !may_assert(db, unit) {
         return Vec::new();
     }
+    let parse = crate::db::parse_unit(db, unit);
     let mut out = Vec::new();
     let failed = namespace_static_asserts(db, unit);
     if !failed.is_empty() {
@@ -52,6 +51,25 @@ pub fn check_static_asserts(db: &dyn Db, unit: Unit) -> Vec<HirDiagnostic> {
     out.sort_by_key(|d| (d.range.start(), d.message.clone()));
     out.dedup_by(|a, b| a.range == b.range && a.message == b.message);
     out
+}
+
+/// Whether some file of the unit mentions `static_assert` (most assert nothing, and then
+/// nothing here is computed).
+#[salsa::tracked]
+pub fn may_assert(db: &dyn Db, unit: Unit) -> bool {
+    crate::db::parse_unit(db, unit).files().iter().any(|f| f.text.contains("static_assert"))
+}
+
+/// The resolver of function `f`'s definition, with `bindings` for an instantiation.
+fn function_resolver<'a>(
+    defs: &'a crate::defs::Defs,
+    f: u32,
+    bindings: &[(Arc<str>, crate::ty::Ty)],
+) -> Option<Resolver<'a>> {
+    let def = (*defs.function_defs.get(f as usize)?)?;
+    let d = defs.def(def);
+    let r = Resolver::new(defs, d.scope, d.generics.clone());
+    Some(if bindings.is_empty() { r } else { r.with_bindings(bindings) })
 }
 
 /// The failed `static_assert`s outside functions, by their number among the unit's
@@ -90,9 +108,7 @@ pub fn function_static_asserts<'db>(db: &'db dyn Db, f: FunctionId<'db>) -> Arc<
         return Arc::new((true, Vec::new()));
     }
     let defs = crate::db::unit_defs(db, *f.unit(db));
-    let Some(Some(def)) = defs.function_defs.get(*f.index(db) as usize) else { return Arc::new((false, Vec::new())) };
-    let d = defs.def(*def);
-    let r = Resolver::new(defs, d.scope, d.generics.clone());
+    let Some(r) = function_resolver(defs, *f.index(db), &[]) else { return Arc::new((false, Vec::new())) };
     let (body, map) = &**crate::db::function_body(db, f);
     let mut out = Vec::new();
     body_asserts(&r, body, map, &[&result.discarded[..], &result.undecided[..]].concat(), 0.into(), None, &mut out);
@@ -108,9 +124,7 @@ pub fn instance_static_asserts<'db>(db: &'db dyn Db, inst: Instance<'db>) -> Arc
         return Arc::new(Vec::new());
     }
     let defs = crate::db::unit_defs(db, *f.unit(db));
-    let Some(Some(def)) = defs.function_defs.get(*f.index(db) as usize) else { return Arc::new(Vec::new()) };
-    let d = defs.def(*def);
-    let r = Resolver::new(defs, d.scope, d.generics.clone()).with_bindings(inst.args(db));
+    let Some(r) = function_resolver(defs, *f.index(db), inst.args(db)) else { return Arc::new(Vec::new()) };
     let (body, map) = &**crate::db::function_body(db, f);
     let result = crate::db::infer_instance(db, inst);
     let args = inst
@@ -150,7 +164,7 @@ fn body_asserts(
     instance: Option<&str>,
     out: &mut Vec<HirDiagnostic>,
 ) {
-    let skipped = discarded_stmts(body, discarded);
+    let skipped: Vec<usize> = discarded.iter().flat_map(|s| body.stmts_within(*s)).map(|s| s.0 as usize).collect();
     for (k, s) in body.stmts.iter().enumerate() {
         let Stmt::StaticAssert { cond: Some(c), message } = s else { continue };
         if skipped.contains(&k) {
@@ -162,27 +176,6 @@ fn body_asserts(
             out.push(d);
         }
     }
-}
-
-/// The statements inside discarded `if constexpr` branches.
-fn discarded_stmts(body: &Body, roots: &[crate::body::StmtId]) -> Vec<usize> {
-    let mut out = Vec::new();
-    let mut stack: Vec<crate::body::StmtId> = roots.to_vec();
-    while let Some(s) = stack.pop() {
-        out.push(s.0 as usize);
-        match body.stmts.get(s.0 as usize) {
-            Some(Stmt::Block(list)) => stack.extend(list.iter().copied()),
-            Some(Stmt::If { init, then, other, .. }) => stack.extend(init.iter().chain(then).chain(other).copied()),
-            Some(Stmt::While { body: b, .. } | Stmt::Do { body: b, .. } | Stmt::RangeFor { body: b, .. }) => {
-                stack.extend(b.iter().copied())
-            }
-            Some(Stmt::For { init, body: b, .. } | Stmt::Switch { init, body: b, .. }) => {
-                stack.extend(init.iter().chain(b).copied())
-            }
-            _ => {}
-        }
-    }
-    out
 }
 
 fn judge(
