@@ -143,7 +143,7 @@ fn unit_counts(root: &Path, u: &Unit, show: &str) -> Counts {
         .map(|f| (f, msl_hir::infer_function(db, f)))
         .filter(|(_, r)| !r.in_template);
     let instances = msl_hir::unit_instances(db, unit);
-    c.instances += instances.len();
+    c.instances += instances.list.len();
     let instances = instances.iter().map(|i| (*i.function(db), msl_hir::infer_instance(db, *i)));
     for (f, result) in plain.chain(instances) {
         let (body, map) = &**msl_hir::function_body(db, f);

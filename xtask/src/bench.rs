@@ -352,7 +352,7 @@ fn checker_bench(
             msl_hir::infer_function(db, *f);
         }
         let t4 = Instant::now();
-        let n = msl_hir::unit_instances(db, unit).len();
+        let n = msl_hir::unit_instances(db, unit).list.len();
         let t5 = Instant::now();
         [t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4, Duration::from_nanos(n as u64)]
     };

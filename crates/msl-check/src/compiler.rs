@@ -118,6 +118,7 @@ pub fn findings(diagnostics: &[msl_compiler::Diagnostic], display: &dyn Fn(&Path
             message: d.message.clone(),
             hint: (!hints.is_empty()).then(|| hints.join("; ")),
             line_text,
+            related: Vec::new(),
         });
     }
     out

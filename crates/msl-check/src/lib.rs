@@ -663,7 +663,7 @@ fn findings_of(
     let mut findings = Vec::new();
     let mut per_file: Vec<Option<(LineIndex, Suppressions)>> = Vec::new();
     per_file.resize_with(parse.files().len(), || None);
-    for UnitDiagnostic { diagnostic: d, hint, .. } in diagnostics {
+    for UnitDiagnostic { diagnostic: d, hint, related, .. } in diagnostics {
         let Some(file) = parse.files().get(d.file as usize) else { continue };
         if file.is_virtual {
             continue;
@@ -693,6 +693,21 @@ fn findings_of(
             message: d.message.clone(),
             hint: hint.clone(),
             line_text,
+            related: related
+                .iter()
+                .filter_map(|(file, range, message)| {
+                    let f = parse.files().get(*file as usize)?;
+                    let index = LineIndex::new(&f.text);
+                    let lc = index.line_col(range.start());
+                    let line = &f.text[index.line_range(lc.line, &f.text)];
+                    Some(output::RelatedPlace {
+                        path: display_path(&f.path, cwd),
+                        line: lc.line + 1,
+                        column: char_col(line, lc.col) + 1,
+                        message: message.clone(),
+                    })
+                })
+                .collect(),
         });
     }
     // suppressions without a reason
@@ -715,6 +730,7 @@ fn findings_of(
                 message: "suppression without a reason: add one after `--`".into(),
                 hint: None,
                 line_text,
+                related: Vec::new(),
             });
         }
     }
@@ -731,20 +747,26 @@ fn run_parallel<T: Send>(inputs: &[Input], f: impl Fn(&Input) -> T + Sync) -> Ve
     let next = AtomicUsize::new(0);
     let mut slots: Vec<Option<T>> = (0..inputs.len()).map(|_| None).collect();
     let done: Vec<Vec<(usize, T)>> = std::thread::scope(|s| {
+        let work = || {
+            let mut out = Vec::new();
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(input) = inputs.get(i) else { break };
+                out.push((i, f(input)));
+            }
+            out
+        };
         let handles: Vec<_> = (0..threads)
-            .map(|_| {
-                s.spawn(|| {
-                    let mut out = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(input) = inputs.get(i) else { break };
-                        out.push((i, f(input)));
-                    }
-                    out
-                })
+            .filter_map(|_| {
+                std::thread::Builder::new().stack_size(msl_hir::ANALYSIS_STACK_SIZE).spawn_scoped(s, work).ok()
             })
             .collect();
-        handles.into_iter().map(|h| h.join().unwrap_or_default()).collect()
+        // a panic is raised again here: a file's result is never lost quietly
+        let mut done: Vec<Vec<(usize, T)>> =
+            handles.into_iter().map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect();
+        // no thread could be started: the inputs are done here
+        done.push(work());
+        done
     });
     msl_syntax::parse_on_two_threads(before);
     for (i, r) in done.into_iter().flatten() {

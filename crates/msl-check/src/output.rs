@@ -24,6 +24,17 @@ pub struct Finding {
     pub hint: Option<String>,
     /// The source line, for the human format.
     pub line_text: String,
+    /// Other places that explain it (where a template was instantiated, say).
+    pub related: Vec<RelatedPlace>,
+}
+
+/// A place related to a finding, with what it has to do with it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RelatedPlace {
+    pub path: String,
+    pub line: u32,
+    pub column: u32,
+    pub message: String,
 }
 
 pub fn severity_name(s: Severity) -> &'static str {
@@ -63,6 +74,9 @@ pub fn human(out: &mut impl Write, f: &Finding, color: bool) -> std::io::Result<
     writeln!(out, "{blue}{:>gutter$} |{reset}", "")?;
     writeln!(out, "{blue}{} |{reset} {}", f.line, shown)?;
     writeln!(out, "{blue}{:>gutter$} |{reset} {}{sev_color}{}{reset}", "", " ".repeat(pad), "^".repeat(width))?;
+    for r in &f.related {
+        writeln!(out, "{blue}{:>gutter$} = {reset}note: {}:{}:{}: {}", "", r.path, r.line, r.column, r.message)?;
+    }
     if let Some(hint) = &f.hint {
         writeln!(out, "{blue}{:>gutter$} = {reset}help: {hint}", "")?;
     }
@@ -117,6 +131,13 @@ pub fn json_item(f: &Finding) -> Value {
     if let Some(hint) = &f.hint {
         item["hint"] = json!(hint);
     }
+    if !f.related.is_empty() {
+        item["related"] = f
+            .related
+            .iter()
+            .map(|r| json!({ "path": r.path, "line": r.line, "column": r.column, "message": r.message }))
+            .collect();
+    }
     item
 }
 
@@ -164,6 +185,23 @@ pub fn sarif(findings: &[Finding], root: &Path) -> Value {
             });
             if let Some(hint) = &f.hint {
                 result["properties"] = json!({ "hint": hint });
+            }
+            if !f.related.is_empty() {
+                result["relatedLocations"] = f
+                    .related
+                    .iter()
+                    .enumerate()
+                    .map(|(i, r)| {
+                        json!({
+                            "id": i,
+                            "message": { "text": r.message },
+                            "physicalLocation": {
+                                "artifactLocation": { "uri": uri_path(&r.path), "uriBaseId": "%SRCROOT%" },
+                                "region": { "startLine": r.line, "startColumn": r.column },
+                            }
+                        })
+                    })
+                    .collect();
             }
             result
         })
@@ -267,6 +305,7 @@ mod tests {
             message: "100% wrong\nsecond line".into(),
             hint: None,
             line_text: String::new(),
+            related: Vec::new(),
         };
         assert_eq!(
             github(&f),
@@ -286,6 +325,7 @@ mod tests {
             message: "expected `;`".into(),
             hint: None,
             line_text: line_text.into(),
+            related: Vec::new(),
         }
     }
 

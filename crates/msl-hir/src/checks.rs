@@ -19,7 +19,7 @@ mod consts;
 mod infer;
 mod ty;
 
-pub use consts::{check_static_asserts, function_static_asserts, may_assert};
+pub use consts::{check_runaway, check_static_asserts, function_static_asserts, may_assert, may_run_away};
 
 use infer::{Fit, Selection, TypedLocals, Visibility, visibility_of};
 use ty::{Space, Ty, matrix_product};
@@ -35,6 +35,9 @@ pub struct HirDiagnostic {
     pub hint: Option<String>,
     /// Edits that fix it, for editors (quick fixes), best first.
     pub fixes: Vec<Fix>,
+    /// Other places that explain it (where a template was instantiated, say), with
+    /// ranges on the same base as `range`.
+    pub related: Vec<(TextRange, String)>,
 }
 
 /// A mechanical fix: a label and the text replacements that carry it out (ranges relative
@@ -198,7 +201,7 @@ impl Checker<'_> {
 
     fn report_range(&mut self, range: TextRange, code: &'static str, message: String, hint: Option<String>) {
         let severity = if code.starts_with('W') { Severity::Warning } else { Severity::Error };
-        self.out.push(HirDiagnostic { range, severity, code, message, hint, fixes: Vec::new() });
+        self.out.push(HirDiagnostic { range, severity, code, message, hint, fixes: Vec::new(), related: Vec::new() });
     }
 
     /// Attaches fixes to the diagnostic reported last.

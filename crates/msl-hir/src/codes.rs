@@ -539,6 +539,21 @@ pub static CODES: &[CodeInfo] = &[
         bad: "constexpr uint gcd(uint a, uint b) { return gcd(b, a % b); }\nstatic_assert(gcd(4, 2) == 2, \"\");",
         good: "constexpr uint gcd(uint a, uint b) { return b == 0 ? a : gcd(b, a % b); }\nstatic_assert(gcd(4, 2) == 2, \"\");",
     },
+    CodeInfo {
+        code: "E1804",
+        name: "runaway-instantiation",
+        severity: Severity::Error,
+        summary: "A template that instantiates itself without end",
+        explanation: "Each call of a function template with new arguments makes a new instantiation, \
+                      whose body may call another. When every instantiation asks for one more (a \
+                      recursion on a template argument with no specialization or `if constexpr` to end \
+                      it, or arguments that grow at each step) the chain never ends: the compiler stops \
+                      at 1024 nested instantiations, and this analysis also stops after 4096 in all. \
+                      The report is at the call that asks for the one too many; the related place is \
+                      where the chain started.",
+        bad: "template <int N> int sum() { return N + sum<N - 1>(); }\nkernel void k(device int *o) { o[0] = sum<4>(); }",
+        good: "template <int N> int sum() { if constexpr (N == 0) { return 0; } else { return N + sum<N - 1>(); } }\nkernel void k(device int *o) { o[0] = sum<4>(); }",
+    },
 ];
 
 #[cfg(test)]

@@ -557,8 +557,51 @@ pub struct Instance<'db> {
     pub args: crate::infer::InstanceArgs,
 }
 
-/// How many instantiations a unit may make: recursive templates stop here.
+/// How many instantiations a unit may make: templates that instantiate ever new ones stop
+/// here.
 pub const MAX_INSTANCES: usize = 4096;
+
+/// How deep instantiations may nest, each made by the one before (clang's default
+/// `-ftemplate-depth`): a template that instantiates itself with new arguments stops here.
+pub const MAX_INSTANCE_DEPTH: u32 = 1024;
+
+/// Where an instantiation is asked for: an expression (a call) in the body of one of the
+/// unit's functions (by its number), in the function itself or in one of its instantiations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct InstanceSite {
+    pub function: u32,
+    pub at: crate::body::ExprId,
+}
+
+/// Why the unit's instantiations stopped before all were made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Runaway {
+    /// Nesting (more than [`MAX_INSTANCE_DEPTH`]) or count (more than [`MAX_INSTANCES`]).
+    pub depth: bool,
+    /// The template and arguments of the instantiation not made.
+    pub def: crate::ty::DefId,
+    pub args: crate::infer::InstanceArgs,
+    /// Where it is asked for, and where the chain that led there started (in a function
+    /// that is not a template).
+    pub site: Option<InstanceSite>,
+    pub root: Option<InstanceSite>,
+}
+
+/// The instantiations a unit makes, each with the place that first asks for it (none for
+/// an explicit instantiation), and where they stopped: once per place that asks for one
+/// nested too deep (the chains that do not run away are all made), and once for too many.
+#[derive(Debug, Clone, PartialEq, Eq, salsa::SalsaValue)]
+pub struct UnitInstances<'db> {
+    pub list: Vec<Instance<'db>>,
+    pub sites: Vec<Option<InstanceSite>>,
+    pub runaways: Vec<Runaway>,
+}
+
+impl<'db> UnitInstances<'db> {
+    pub fn iter(&self) -> impl Iterator<Item = &Instance<'db>> {
+        self.list.iter()
+    }
+}
 
 /// The types and resolutions of an instantiation's body: the template's body with its
 /// parameters bound.
@@ -576,34 +619,73 @@ pub fn infer_instance<'db>(db: &'db dyn Db, instance: Instance<'db>) -> Arc<crat
 }
 
 /// Every instantiation the unit makes: those its functions' bodies call (and those their
-/// bodies call in turn), and its explicit instantiations; at most [`MAX_INSTANCES`].
+/// bodies call in turn), and its explicit instantiations; at most [`MAX_INSTANCES`], nested
+/// at most [`MAX_INSTANCE_DEPTH`] deep.
 #[salsa::tracked(returns(ref))]
-pub fn unit_instances(db: &dyn Db, unit: Unit) -> Arc<Vec<Instance<'_>>> {
+pub fn unit_instances(db: &dyn Db, unit: Unit) -> Arc<UnitInstances<'_>> {
+    struct Pending {
+        def: crate::ty::DefId,
+        args: crate::infer::InstanceArgs,
+        depth: u32,
+        site: Option<InstanceSite>,
+        root: Option<InstanceSite>,
+    }
     let defs = unit_defs(db, unit);
-    let mut queue: Vec<(crate::ty::DefId, crate::infer::InstanceArgs)> = Vec::new();
+    let mut queue: Vec<Pending> = Vec::new();
     for f in functions(db, unit) {
         let r = infer_function(db, f);
         if !r.in_template {
-            queue.extend(r.instances.iter().cloned());
+            let function = *f.index(db);
+            queue.extend(r.instances.iter().map(|u| {
+                let site = Some(InstanceSite { function, at: u.at });
+                Pending { def: u.def, args: u.args.clone(), depth: 1, site, root: site }
+            }));
         }
     }
     for (scope, path) in &defs.explicit_instantiations {
         let resolver = crate::infer::Resolver::new(defs, *scope, None);
-        queue.extend(resolver.explicit_instance(path));
+        if let Some((def, args)) = resolver.explicit_instance(path) {
+            queue.push(Pending { def, args, depth: 1, site: None, root: None });
+        }
     }
     let mut seen = rustc_hash::FxHashSet::default();
-    let mut out = Vec::new();
+    let mut out = UnitInstances { list: Vec::new(), sites: Vec::new(), runaways: Vec::new() };
     let mut next = 0;
-    while next < queue.len() && out.len() < MAX_INSTANCES {
-        let (def, args) = queue[next].clone();
+    while next < queue.len() {
+        let p = &queue[next];
         next += 1;
-        if !seen.insert((def, args.clone())) {
+        if seen.contains(&(p.def, p.args.clone())) {
             continue;
         }
-        let Some(index) = function_with_body(defs, def) else { continue };
-        let instance = Instance::new(db, FunctionId::new(db, unit, index), args);
-        queue.extend(infer_instance(db, instance).instances.iter().cloned());
-        out.push(instance);
+        let Some(index) = function_with_body(defs, p.def) else { continue };
+        let too_deep = p.depth > MAX_INSTANCE_DEPTH;
+        if too_deep || out.list.len() >= MAX_INSTANCES {
+            if out.runaways.iter().all(|r| r.site != p.site) {
+                out.runaways.push(Runaway {
+                    depth: too_deep,
+                    def: p.def,
+                    args: p.args.clone(),
+                    site: p.site,
+                    root: p.root,
+                });
+            }
+            if too_deep {
+                continue;
+            }
+            break;
+        }
+        seen.insert((p.def, p.args.clone()));
+        let instance = Instance::new(db, FunctionId::new(db, unit, index), p.args.clone());
+        let (depth, root, site) = (p.depth + 1, p.root, p.site);
+        out.list.push(instance);
+        out.sites.push(site);
+        queue.extend(infer_instance(db, instance).instances.iter().map(|u| Pending {
+            def: u.def,
+            args: u.args.clone(),
+            depth,
+            site: Some(InstanceSite { function: index, at: u.at }),
+            root,
+        }));
     }
     Arc::new(out)
 }

@@ -38,6 +38,15 @@ pub enum Resolution {
     Type(Ty),
 }
 
+/// A use of a function template's instantiation in a body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InstanceUse {
+    pub def: DefId,
+    pub args: InstanceArgs,
+    /// The expression (a call) that uses it.
+    pub at: ExprId,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct InferenceResult {
     pub expr_types: Vec<Ty>,
@@ -50,8 +59,9 @@ pub struct InferenceResult {
     /// The function is a template or a member of one: what depends on its parameters is
     /// not known until it is instantiated.
     pub in_template: bool,
-    /// The instantiations of templates the body uses: the function and its arguments.
-    pub instances: Vec<(DefId, InstanceArgs)>,
+    /// The instantiations of templates the body uses: the function, its arguments and
+    /// the first expression that uses it.
+    pub instances: Vec<InstanceUse>,
     /// Branches of `if constexpr` that are discarded (not inferred).
     pub discarded: Vec<StmtId>,
     /// The expressions of the discarded branches, sorted.
@@ -472,6 +482,7 @@ pub fn infer_body(body: &Body, resolver: &Resolver<'_>, function: Option<DefId>,
         seen: vec![false; body.exprs.len()],
         local_quals: vec![(None, Cv::NONE); body.locals.len()],
         instances: Default::default(),
+        current: ExprId(0),
     };
     // the body's own types, each seeing those before it
     for (name, target) in &body.type_aliases {
@@ -494,7 +505,7 @@ pub fn infer_body(body: &Body, resolver: &Resolver<'_>, function: Option<DefId>,
     cx.out.discarded_exprs.dedup();
     let mut instances = cx.instances.take();
     let mut seen = rustc_hash::FxHashSet::default();
-    instances.retain(|i| seen.insert(i.clone()));
+    instances.retain(|i| seen.insert((i.def, i.args.clone())));
     cx.out.instances = instances;
     cx.out
 }
@@ -518,7 +529,9 @@ struct Ctx<'a> {
     /// The address space and constness each local is declared with.
     local_quals: Vec<(Option<AddressSpace>, Cv)>,
     /// The instantiations overload resolution chose.
-    instances: std::cell::RefCell<Vec<(DefId, InstanceArgs)>>,
+    instances: std::cell::RefCell<Vec<InstanceUse>>,
+    /// The expression being inferred (the innermost).
+    current: ExprId,
 }
 
 impl Ctx<'_> {
@@ -715,7 +728,9 @@ impl Ctx<'_> {
     /// declaration's, a return's), which gives braced lists their type.
     fn expr(&mut self, e: ExprId, expected: Option<&Ty>) -> Ty {
         self.seen[e.0 as usize] = true;
+        let outer = std::mem::replace(&mut self.current, e);
         let t = self.expr_inner(e, expected);
+        self.current = outer;
         self.set(e, t)
     }
 
@@ -1243,7 +1258,7 @@ impl Ctx<'_> {
             level = g.parent.clone();
         }
         args.sort_by(|a, b| a.0.cmp(&b.0));
-        self.instances.borrow_mut().push((chosen, args));
+        self.instances.borrow_mut().push(InstanceUse { def: chosen, args, at: self.current });
     }
 
     /// A call of a library function by its overloads.
@@ -1837,11 +1852,14 @@ pub(crate) fn substitute(t: &Ty, bound: &FxHashMap<Arc<str>, Ty>) -> Ty {
 fn substitute_args(args: &[TemplateArg], bound: &FxHashMap<Arc<str>, Ty>) -> Vec<TemplateArg> {
     args.iter()
         .map(|a| match a {
-            TemplateArg::Type(t) => match substitute(t, bound).kind() {
-                // a non-type placeholder bound to a value
-                TyKind::Library { name: "__value", args } => args.first().cloned().unwrap_or(a.clone()),
-                _ => TemplateArg::Type(substitute(t, bound)),
-            },
+            TemplateArg::Type(t) => {
+                let t = substitute(t, bound);
+                match t.kind() {
+                    // a non-type placeholder bound to a value
+                    TyKind::Library { name: "__value", args } => args.first().cloned().unwrap_or(a.clone()),
+                    _ => TemplateArg::Type(t),
+                }
+            }
             TemplateArg::Name(n) => match bound.get(n).map(|t| t.kind()) {
                 // a non-type placeholder bound to a value
                 Some(TyKind::Library { name: "__value", args }) => args.first().cloned().unwrap_or(a.clone()),

@@ -43,6 +43,8 @@ pub struct UnitDiagnostic {
     pub hint: Option<String>,
     /// Mechanical fixes, best first; their edits are in files of the unit.
     pub fixes: Vec<UnitFix>,
+    /// Other places that explain it: `(file index, range, message)`.
+    pub related: Vec<(u32, TextRange, String)>,
 }
 
 /// A fix whose edits are `(file index, range, replacement)` in files of the unit.
@@ -59,7 +61,7 @@ pub fn unit_diagnostics(db: &dyn Db, unit: Unit, syntax_only: bool) -> Vec<UnitD
     let mut out: Vec<UnitDiagnostic> = parse
         .diagnostics()
         .iter()
-        .map(|d| UnitDiagnostic { diagnostic: d.clone(), hint: None, fixes: Vec::new() })
+        .map(|d| UnitDiagnostic { diagnostic: d.clone(), hint: None, fixes: Vec::new(), related: Vec::new() })
         .collect();
     if syntax_only {
         return out;
@@ -71,18 +73,20 @@ pub fn unit_diagnostics(db: &dyn Db, unit: Unit, syntax_only: bool) -> Vec<UnitD
             diagnostic: Diagnostic { file, range, severity: d.severity, code: d.code, message: d.message.clone() },
             hint: d.hint.clone(),
             fixes,
+            related: map_related(parse, &d.related, 0.into()),
         });
     }
     let starts: Vec<msl_syntax::TextSize> = db::green_functions(parse.green()).into_iter().map(|(at, _)| at).collect();
     let list = functions(db, unit);
     check_in_parallel(db, unit, &list);
     // after the functions' checks, which (on two threads) inferred what this needs
-    for d in check_static_asserts(db, unit) {
+    for d in check_static_asserts(db, unit).into_iter().chain(checks::check_runaway(db, unit)) {
         let (file, range) = parse.map_range(d.range);
         out.push(UnitDiagnostic {
             diagnostic: Diagnostic { file, range, severity: d.severity, code: d.code, message: d.message.clone() },
             hint: d.hint.clone(),
             fixes: Vec::new(),
+            related: map_related(parse, &d.related, 0.into()),
         });
     }
     for (i, function) in list.into_iter().enumerate() {
@@ -94,11 +98,34 @@ pub fn unit_diagnostics(db: &dyn Db, unit: Unit, syntax_only: bool) -> Vec<UnitD
                 diagnostic: Diagnostic { file, range, severity: d.severity, code: d.code, message: d.message.clone() },
                 hint: d.hint.clone(),
                 fixes,
+                related: map_related(parse, &d.related, start),
             });
         }
     }
     out
 }
+
+/// Related places in the files of the unit (tree ranges from `start`).
+fn map_related(
+    parse: &msl_syntax::Parse,
+    related: &[(TextRange, String)],
+    start: TextSize,
+) -> Vec<(u32, TextRange, String)> {
+    related
+        .iter()
+        .map(|(range, message)| {
+            let (file, range) = parse.map_range(*range + start);
+            (file, range, message.clone())
+        })
+        .collect()
+}
+
+/// The stack of every thread that analyses code. Deeply nested or very long expressions
+/// (a generated sum of thousands of terms is a tree thousands of levels deep) are walked
+/// recursively; the default 2 MiB of a spawned thread (8 MiB for the main one) is too
+/// little for them, and the space is only reserved: pages are used as the walk reaches
+/// them.
+pub const ANALYSIS_STACK_SIZE: usize = 64 << 20;
 
 /// Below this many functions a second thread costs more than it saves.
 const PARALLEL_MIN_FUNCTIONS: usize = 16;
@@ -131,11 +158,11 @@ fn check_in_parallel<'db>(db: &'db dyn Db, unit: Unit, list: &[FunctionId<'db>])
             there_size += u64::from(size);
         }
     }
-    // when a template may assert something, every body's inference is needed to find the
-    // instantiations: done here too, on both threads
-    let infer = *checks::may_assert(db, unit);
+    // when a template may assert something or instantiations may run away, every body's
+    // inference is needed to find the instantiations: done here too, on both threads
+    let infer = *checks::may_assert(db, unit) || *checks::may_run_away(db, unit);
     std::thread::scope(|s| {
-        let helper = s.spawn(move || {
+        let helper = std::thread::Builder::new().stack_size(ANALYSIS_STACK_SIZE).spawn_scoped(s, move || {
             let db: &dyn Db = &*fork;
             if infer {
                 unit_defs(db, unit);
@@ -158,7 +185,11 @@ fn check_in_parallel<'db>(db: &'db dyn Db, unit: Unit, list: &[FunctionId<'db>])
                 infer_function(db, list[i]);
             }
         }
-        if let Err(panic) = helper.join() {
+        // without a thread (the system refused one), this one did its share; the rest
+        // is computed on demand
+        if let Ok(helper) = helper
+            && let Err(panic) = helper.join()
+        {
             std::panic::resume_unwind(panic);
         }
     });

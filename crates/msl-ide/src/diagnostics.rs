@@ -127,7 +127,16 @@ pub(crate) fn file_diagnostics(cx: &FileCtx) -> Vec<FileDiagnostic> {
             message: diag.message,
             hint: d.hint,
             unnecessary: false,
-            related: Vec::new(),
+            related: d
+                .related
+                .into_iter()
+                .map(|(file, range, message)| Related {
+                    path: cx.path_of(file),
+                    range,
+                    message,
+                    text: cx.text_of(file),
+                })
+                .collect(),
             fixes,
         });
     }

@@ -44,6 +44,8 @@ pub use diagnostics::{FileDiagnostic, Related};
 pub use folding::{Fold, FoldKind};
 pub use hover::Hover;
 pub use inlay::{InlayHint, InlayKind};
+/// The stack size of a thread that runs analyses (see [`msl_hir::ANALYSIS_STACK_SIZE`]).
+pub use msl_hir::ANALYSIS_STACK_SIZE;
 pub use msl_syntax::{TextRange, TextSize, free_in_background};
 pub use rules::RuleLevels;
 pub use salsa::Cancelled;

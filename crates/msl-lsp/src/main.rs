@@ -53,7 +53,11 @@ fn main() {
             }
         }
     }
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_stack_size(msl_ide::ANALYSIS_STACK_SIZE)
+        .build()
+    {
         Ok(r) => r,
         Err(e) => {
             eprintln!("msl-lsp: cannot start: {e}");

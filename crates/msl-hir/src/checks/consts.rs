@@ -1,5 +1,6 @@
 //! Checks of constant expressions: `static_assert` outside and inside functions and in
-//! every instantiation the unit makes, and constant evaluation that exceeds its budget.
+//! every instantiation the unit makes (with the place that instantiates it as related),
+//! constant evaluation that exceeds its budget, and template instantiations that run away.
 
 use std::sync::Arc;
 
@@ -38,14 +39,19 @@ pub fn check_static_asserts(db: &dyn Db, unit: Unit) -> Vec<HirDiagnostic> {
     // each instantiation, with what its parameters stand for in the message (made only
     // when a template asserts something)
     if in_templates {
-        for inst in crate::db::unit_instances(db, unit).iter() {
+        let instances = crate::db::unit_instances(db, unit);
+        for (inst, site) in instances.list.iter().zip(&instances.sites) {
             let i = *inst.function(db).index(db) as usize;
             let start = starts.get(i).copied().unwrap_or_default();
-            out.extend(
-                instance_static_asserts(db, *inst)
-                    .iter()
-                    .map(|d| HirDiagnostic { range: d.range + start, ..d.clone() }),
-            );
+            let related: Vec<(TextRange, String)> = site_range(db, unit, &starts, *site)
+                .map(|r| (r, "instantiated here".to_string()))
+                .into_iter()
+                .collect();
+            out.extend(instance_static_asserts(db, *inst).iter().map(|d| HirDiagnostic {
+                range: d.range + start,
+                related: related.clone(),
+                ..d.clone()
+            }));
         }
     }
     out.sort_by_key(|d| (d.range.start(), d.message.clone()));
@@ -127,12 +133,7 @@ pub fn instance_static_asserts<'db>(db: &'db dyn Db, inst: Instance<'db>) -> Arc
     let Some(r) = function_resolver(defs, *f.index(db), inst.args(db)) else { return Arc::new(Vec::new()) };
     let (body, map) = &**crate::db::function_body(db, f);
     let result = crate::db::infer_instance(db, inst);
-    let args = inst
-        .args(db)
-        .iter()
-        .map(|(n, t)| format!("{n} = {}", crate::infer::display_bound(t)))
-        .collect::<Vec<_>>()
-        .join(", ");
+    let args = shown_args(inst.args(db));
     let mut out = Vec::new();
     body_asserts(
         &r,
@@ -211,5 +212,189 @@ fn judge(
         Err(EvalError::DivideByZero) => ("E1803", format!("division by zero while computing a constant{within}")),
         _ => return None,
     };
-    Some(HirDiagnostic { range, severity: Severity::Error, code, message, hint: None, fixes: Vec::new() })
+    Some(HirDiagnostic {
+        range,
+        severity: Severity::Error,
+        code,
+        message,
+        hint: None,
+        fixes: Vec::new(),
+        related: Vec::new(),
+    })
+}
+
+/// What an instantiation's parameters stand for (`T = float, N = 4`), cut short when long
+/// (arguments that grow at each step can be thousands of characters).
+fn shown_args(args: &[(Arc<str>, crate::ty::Ty)]) -> String {
+    const LIMIT: usize = 160;
+    let text =
+        args.iter().map(|(n, t)| format!("{n} = {}", crate::infer::display_bound(t))).collect::<Vec<_>>().join(", ");
+    match text.char_indices().nth(LIMIT) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text,
+    }
+}
+
+/// The tree range of the expression at `site`.
+fn site_range(
+    db: &dyn Db,
+    unit: Unit,
+    starts: &[msl_syntax::TextSize],
+    site: Option<crate::db::InstanceSite>,
+) -> Option<TextRange> {
+    let site = site?;
+    let f = FunctionId::new(db, unit, site.function);
+    let (_, map) = &**crate::db::function_body(db, f);
+    Some(*map.expr_ranges.get(site.at.0 as usize)? + *starts.get(site.function as usize)?)
+}
+
+/// Templates that instantiate themselves without end (E1804), and constants of the
+/// unit's namespaces whose evaluation runs out of budget (E1802); ranges are tree ranges.
+/// Instantiations are followed only when the unit's function templates may reach one
+/// another in a cycle (see [`may_run_away`]) or a template asserts something.
+pub fn check_runaway(db: &dyn Db, unit: Unit) -> Vec<HirDiagnostic> {
+    let mut out = Vec::new();
+    let limits = namespace_constant_limits(db, unit);
+    if !limits.is_empty() {
+        let sources = crate::db::unit_def_source(db, unit);
+        for (id, d) in limits.iter() {
+            if let Some(s) = sources.get(*id) {
+                out.push(HirDiagnostic { range: s.name, ..d.clone() });
+            }
+        }
+    }
+    if !*may_run_away(db, unit) && !*may_assert(db, unit) {
+        return out;
+    }
+    let instances = crate::db::unit_instances(db, unit);
+    if instances.runaways.is_empty() {
+        return out;
+    }
+    let parse = crate::db::parse_unit(db, unit);
+    let starts = crate::db::function_offsets(parse.green());
+    let defs = crate::db::unit_defs(db, unit);
+    for r in &instances.runaways {
+        let args = shown_args(&r.args);
+        let name = &defs.def(r.def).name;
+        let message = if r.depth {
+            format!(
+                "template instantiations nested more than {} deep: `{name}` with {args} asks for one more \
+                 (a recursion on template arguments that never ends?)",
+                crate::db::MAX_INSTANCE_DEPTH
+            )
+        } else {
+            format!(
+                "more than {} template instantiations: `{name}` with {args} is one too many \
+                 (template arguments that grow with every call?)",
+                crate::db::MAX_INSTANCES
+            )
+        };
+        let Some(range) = site_range(db, unit, &starts, r.site) else { continue };
+        let related = match site_range(db, unit, &starts, r.root) {
+            Some(root) if r.root != r.site => vec![(root, "the chain of instantiations starts here".to_string())],
+            _ => Vec::new(),
+        };
+        out.push(HirDiagnostic {
+            range,
+            severity: Severity::Error,
+            code: "E1804",
+            message,
+            hint: None,
+            fixes: Vec::new(),
+            related,
+        });
+    }
+    out
+}
+
+/// Whether the unit's function templates may call one another in a cycle (a template
+/// whose body names a template that names ... the first): only then can instantiations
+/// run away. Read from the names in the templates' bodies, so it errs on the side of yes.
+#[salsa::tracked]
+pub fn may_run_away(db: &dyn Db, unit: Unit) -> bool {
+    let tree = crate::db::item_tree(db, unit);
+    // each name of a function template (overloads share one)
+    let mut templates: rustc_hash::FxHashMap<&str, usize> = rustc_hash::FxHashMap::default();
+    for f in tree.functions.iter().filter(|f| f.context.template) {
+        let next = templates.len();
+        templates.entry(f.name.as_str()).or_insert(next);
+    }
+    if templates.is_empty() {
+        return false;
+    }
+    // an edge from each template name to the template names its bodies mention
+    let mut edges: Vec<Vec<usize>> = vec![Vec::new(); templates.len()];
+    let ident = rowan::SyntaxKind(msl_syntax::SyntaxKind::IDENT as u16);
+    for (i, f) in tree.functions.iter().enumerate() {
+        let Some(&from) = f.context.template.then(|| templates.get(f.name.as_str())).flatten() else { continue };
+        let Some(g) = crate::db::function_green(db, FunctionId::new(db, unit, i as u32)) else { continue };
+        let mut stack = vec![&*g.0];
+        while let Some(n) = stack.pop() {
+            for c in n.children() {
+                match c {
+                    rowan::NodeOrToken::Node(n) => stack.push(n),
+                    rowan::NodeOrToken::Token(t) if t.kind() == ident => {
+                        if let Some(&to) = templates.get(t.text()) {
+                            edges[from].push(to);
+                        }
+                    }
+                    rowan::NodeOrToken::Token(_) => {}
+                }
+            }
+        }
+    }
+    // a cycle: a depth-first walk meets a name still on its path
+    let mut state = vec![0u8; edges.len()];
+    for s in 0..edges.len() {
+        if state[s] != 0 {
+            continue;
+        }
+        let mut path: Vec<(usize, usize)> = vec![(s, 0)];
+        state[s] = 1;
+        while let Some((n, k)) = path.last_mut() {
+            let n = *n;
+            if let Some(&next) = edges[n].get(*k) {
+                *k += 1;
+                match state[next] {
+                    0 => {
+                        state[next] = 1;
+                        path.push((next, 0));
+                    }
+                    1 => return true,
+                    _ => {}
+                }
+            } else {
+                state[n] = 2;
+                path.pop();
+            }
+        }
+    }
+    false
+}
+
+/// The constants of the unit's namespaces (`constexpr` and `constant` variables outside
+/// classes and templates) whose evaluation runs out of budget: the compiler must compute
+/// them, so a runaway is an error at the variable. Depends on the definitions only (the
+/// ranges are left empty: the variable's place is in the source map).
+#[salsa::tracked(returns(ref))]
+pub fn namespace_constant_limits(db: &dyn Db, unit: Unit) -> Arc<Vec<(crate::ty::DefId, HirDiagnostic)>> {
+    use crate::defs::{DefKind, ScopeKind};
+    let defs = crate::db::unit_defs(db, unit);
+    let mut out = Vec::new();
+    for (k, d) in defs.defs.iter().enumerate() {
+        let DefKind::Variable { init: Some(_), .. } = &d.kind else { continue };
+        if d.generics.is_some() || !matches!(defs.scope(d.scope).kind, ScopeKind::Namespace | ScopeKind::Global) {
+            continue;
+        }
+        let id = crate::ty::DefId(k as u32);
+        let r = Resolver::new(defs, d.scope, None);
+        let result = Evaluator::new(&r).def_value(id);
+        if !result.is_err_and(|e| e.is_budget()) {
+            continue;
+        }
+        if let Some(d) = judge(result, None, TextRange::default(), None) {
+            out.push((id, HirDiagnostic { message: format!("`{}`: {}", defs.def(id).name, d.message), ..d }));
+        }
+    }
+    Arc::new(out)
 }
