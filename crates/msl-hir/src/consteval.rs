@@ -238,20 +238,32 @@ pub struct Evaluator<'r, 'a> {
     depth: Cell<u32>,
     /// Constants already evaluated (each once, as a compiler does).
     memo: RefCell<FxHashMap<DefId, Eval<Value>>>,
+    /// Constants of class template instantiations, by what their parameters stand for.
+    memo_bound: RefCell<FxHashMap<BoundConstant, Eval<Value>>>,
 }
+
+/// A constant of a class template's instantiation: what its parameters stand for, sorted.
+type BoundConstant = (DefId, Vec<(Arc<str>, crate::ty::Ty)>);
 
 thread_local! {
     /// The definitions being evaluated on this thread, through every evaluator (array
     /// bounds and template arguments start evaluators of their own): one met again is a
     /// cycle, not a constant.
-    static EVALUATING: RefCell<Vec<(usize, DefId)>> = const { RefCell::new(Vec::new()) };
+    /// With a hash of the bindings for a constant of a class template's instantiation.
+    static EVALUATING: RefCell<Vec<(usize, DefId, u64)>> = const { RefCell::new(Vec::new()) };
 }
 
 type Frame = FxHashMap<LocalId, Value>;
 
 impl<'r, 'a> Evaluator<'r, 'a> {
     pub fn new(r: &'r Resolver<'a>) -> Evaluator<'r, 'a> {
-        Evaluator { r, steps: Cell::new(0), depth: Cell::new(0), memo: RefCell::default() }
+        Evaluator {
+            r,
+            steps: Cell::new(0),
+            depth: Cell::new(0),
+            memo: RefCell::default(),
+            memo_bound: RefCell::default(),
+        }
     }
 
     /// The value of expression `e` of `body`, whose names are looked up by the resolver.
@@ -433,23 +445,58 @@ impl<'r, 'a> Evaluator<'r, 'a> {
                 return Ok(Value::bool(b));
             }
         }
-        // a member of a class template named with arguments: which specialization it is
-        // is not decided here when the template has several
-        for (i, s) in p.segments.iter().enumerate().take(p.segments.len().saturating_sub(1)) {
-            if s.args.is_some() {
-                let prefix = PathRef { global: p.global, segments: p.segments[..=i].to_vec() };
-                let classes = r
-                    .defs_of_path(&prefix)
-                    .into_iter()
-                    .filter(|d| matches!(r.defs.def(*d).kind, DefKind::Class { .. }))
-                    .count();
-                if classes != 1 {
-                    return Err(EvalError::NotConstant);
-                }
+        // a member of a class template named with arguments (`Fib<N - 1>::value`): the
+        // specialization the arguments select, its parameters bound to them
+        let n = p.segments.len();
+        if n >= 2 && p.segments[..n - 1].iter().any(|s| s.args.is_some()) {
+            if p.segments[n - 2].args.is_none() {
+                return Err(EvalError::NotConstant);
             }
+            let prefix = PathRef { global: p.global, segments: p.segments[..n - 1].to_vec() };
+            let class = crate::ty::TypeRef { base: crate::ty::TypeBase::Path(prefix), ..crate::ty::TypeRef::unknown() }
+                .lower(r)
+                .ty;
+            let class = class.strip();
+            let TyKind::Class { def, args, .. } = class.kind() else { return Err(EvalError::NotConstant) };
+            let Some(inner) = r.defs.inner_scope(*def) else { return Err(EvalError::NotConstant) };
+            let Some(&id) = r.defs.lookup_in(inner, p.name()).first() else { return Err(EvalError::NotConstant) };
+            let mut bindings: Vec<(Arc<str>, crate::ty::Ty)> =
+                r.class_template_bindings(*def, args).into_iter().collect();
+            bindings.sort_by(|a, b| a.0.cmp(&b.0));
+            return self.value_with(id, bindings);
         }
         let Some(id) = r.def_of_path(p) else { return Err(EvalError::NotConstant) };
         self.value_of(id)
+    }
+
+    /// The value of a constant of a class template's instantiation: its parameters bound
+    /// to `bindings` (sorted by name); evaluated once per instantiation.
+    fn value_with(&self, id: DefId, bindings: Vec<(Arc<str>, crate::ty::Ty)>) -> Eval<Value> {
+        if bindings.is_empty() {
+            return self.value_of(id);
+        }
+        let key = (id, bindings);
+        if let Some(v) = self.memo_bound.borrow().get(&key) {
+            return *v;
+        }
+        let hash = {
+            use std::hash::BuildHasher;
+            rustc_hash::FxBuildHasher.hash_one(&key)
+        };
+        let cycle = (self.r.defs as *const crate::defs::Defs as usize, id, hash);
+        if EVALUATING.with(|e| e.borrow().contains(&cycle)) {
+            return Err(EvalError::NotConstant);
+        }
+        EVALUATING.with(|e| e.borrow_mut().push(cycle));
+        // a fresh resolver: the depth of nested instantiations is the evaluator's to count
+        let d = self.r.defs.def(id);
+        let dr = Resolver::new(self.r.defs, d.scope, d.generics.clone()).with_bindings(&key.1);
+        let out = self.compute_value_in(id, &dr);
+        EVALUATING.with(|e| {
+            e.borrow_mut().retain(|k| *k != cycle);
+        });
+        self.memo_bound.borrow_mut().insert(key, out);
+        out
     }
 
     /// The value of a constant or enumerator of the unit, as a 64-bit integer.
@@ -463,7 +510,7 @@ impl<'r, 'a> Evaluator<'r, 'a> {
         if let Some(v) = self.memo.borrow().get(&id) {
             return *v;
         }
-        let key = (self.r.defs as *const crate::defs::Defs as usize, id);
+        let key = (self.r.defs as *const crate::defs::Defs as usize, id, 0);
         if EVALUATING.with(|e| e.borrow().contains(&key)) {
             return Err(EvalError::NotConstant);
         }
@@ -477,18 +524,23 @@ impl<'r, 'a> Evaluator<'r, 'a> {
     }
 
     fn compute_value(&self, id: DefId) -> Eval<Value> {
-        let d = self.r.defs.def(id);
         let dr = self.r.for_def(id);
+        self.compute_value_in(id, &dr)
+    }
+
+    /// The value of constant or enumerator `id`, its names looked up by `dr`.
+    fn compute_value_in(&self, id: DefId, dr: &Resolver<'_>) -> Eval<Value> {
+        let d = self.r.defs.def(id);
         match &d.kind {
             DefKind::Variable { ty, value, init } => {
-                let t = ty.lower(&dr).ty;
+                let t = ty.lower(dr).ty;
                 let v = match (value, init) {
                     (Some(v), _) => Value { v: i128::from(*v), ty: LONG },
                     (None, Some(c)) => {
                         let c = c.clone();
                         self.nested(|| {
                             let mut frame = FxHashMap::default();
-                            self.expr(&dr, &c.body, c.expr, &mut frame)
+                            self.expr(dr, &c.body, c.expr, &mut frame)
                         })?
                     }
                     (None, None) => return Err(EvalError::NotConstant),

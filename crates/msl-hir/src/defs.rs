@@ -118,6 +118,9 @@ pub enum DefKind {
         fields: Vec<DefId>,
         /// Defined here (not only declared).
         defined: bool,
+        /// For a specialization (`struct S<int, N> {`), the arguments it is for, as
+        /// written (in terms of its own template parameters, for a partial one).
+        pattern: Option<Vec<crate::ty::TypeArgRef>>,
     },
     Enum {
         inner: ScopeId,
@@ -790,7 +793,9 @@ impl Collector {
         };
         let name_node = s.name();
         // a specialization (`struct S<int*> {`) is a definition of the template `S`
-        let name = name_node.as_ref().and_then(|n| crate::ty::path_of(n.syntax())).map(|p| p.name().to_string());
+        let path = name_node.as_ref().and_then(|n| crate::ty::path_of(n.syntax()));
+        let pattern = path.as_ref().and_then(|p| p.segments.last()?.args.clone());
+        let name = path.map(|p| p.name().to_string());
         let bases = s
             .base_clause()
             .into_iter()
@@ -802,7 +807,7 @@ impl Collector {
         let declare = name.is_some();
         let id = self.add(
             Arc::from(name.unwrap_or_default()),
-            DefKind::Class { inner, key, bases, fields: Vec::new(), defined: true },
+            DefKind::Class { inner, key, bases, fields: Vec::new(), defined: true, pattern },
             scope,
             generics.cloned(),
             declare,

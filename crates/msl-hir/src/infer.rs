@@ -383,9 +383,98 @@ impl<'a> Resolver<'a> {
         })
     }
 
+    /// The class a template's name with `args` names, among the `candidates` a lookup
+    /// found: the specialization whose pattern the arguments match (the one with fewest
+    /// parameters of its own when several do: a full specialization before a partial one),
+    /// else the primary template. `None` when two equally specialized ones match. With
+    /// arguments not known yet (in a template), the primary template.
+    pub fn select_class(&self, candidates: &[DefId], args: &[TemplateArg]) -> Option<DefId> {
+        let pattern_of = |d: DefId| match &self.defs.def(d).kind {
+            DefKind::Class { pattern, .. } => Some(pattern.is_some()),
+            _ => None,
+        };
+        let primary = candidates.iter().copied().find(|d| pattern_of(*d) == Some(false));
+        let known = args.iter().all(|a| match a {
+            TemplateArg::Type(t) => !t.is_uncertain(),
+            TemplateArg::Value(_) => true,
+            _ => false,
+        });
+        if !known {
+            return primary.or_else(|| candidates.iter().copied().find(|d| pattern_of(*d).is_some()));
+        }
+        let mut best: Option<(usize, DefId)> = None;
+        let mut tie = false;
+        for &c in candidates.iter().filter(|d| pattern_of(**d) == Some(true)) {
+            if self.match_specialization(c, args).is_none() {
+                continue;
+            }
+            let own = self.defs.def(c).generics.as_ref().map_or(0, |g| g.params.len());
+            match best {
+                Some((n, _)) if n < own => {}
+                Some((n, _)) if n == own => tie = true,
+                _ => {
+                    best = Some((own, c));
+                    tie = false;
+                }
+            }
+        }
+        if tie {
+            return None;
+        }
+        best.map(|(_, c)| c).or(primary)
+    }
+
+    /// What a specialization's own parameters stand for when `args` match its pattern
+    /// (`Pair<T, 0>` matched by `Pair<float, 0>`: `T = float`); `None` when they do not.
+    fn match_specialization(&self, spec: DefId, args: &[TemplateArg]) -> Option<FxHashMap<Arc<str>, Ty>> {
+        let DefKind::Class { pattern: Some(pattern), .. } = &self.defs.def(spec).kind else { return None };
+        if pattern.len() != args.len() {
+            return None;
+        }
+        let _guard = Guard::enter(&self.depth)?;
+        let r = self.for_def(spec);
+        let lowered = crate::ty::lower_args(pattern, &r);
+        let own = self.defs.def(spec).generics.clone();
+        let is_value_param = |n: &str| {
+            own.as_ref()
+                .and_then(|g| g.find(n))
+                .is_some_and(|p| matches!(p.kind, crate::defs::GenericKind::Value { .. }))
+        };
+        let mut bound = FxHashMap::default();
+        for (p, a) in lowered.iter().zip(args) {
+            match (p, a) {
+                (TemplateArg::Type(p), TemplateArg::Type(a)) => deduce(p, a, &mut bound),
+                (TemplateArg::Name(n), TemplateArg::Value(v)) if is_value_param(n) => {
+                    if let Some(prev) = bound.insert(n.clone(), value_placeholder(*v))
+                        && prev != value_placeholder(*v)
+                    {
+                        return None;
+                    }
+                }
+                _ => {}
+            }
+        }
+        // every parameter of its own is bound, and the pattern with them is the arguments
+        if own.as_ref().is_some_and(|g| g.params.iter().any(|p| !bound.contains_key(&p.name))) {
+            return None;
+        }
+        let same = substitute_args(&lowered, &bound).iter().zip(args).all(|(p, a)| match (p, a) {
+            (TemplateArg::Type(p), TemplateArg::Type(a)) => {
+                pattern_matches(&substitute(p, &bound), &substitute(a, &FxHashMap::default()))
+            }
+            (TemplateArg::Value(p), TemplateArg::Value(a)) => p == a,
+            _ => false,
+        });
+        same.then_some(bound)
+    }
+
     /// What the parameters of a class template stand for in `def<args>`: the arguments
-    /// given, then the defaults of the rest (which may use the earlier ones).
+    /// given, then the defaults of the rest (which may use the earlier ones). For a
+    /// specialization, what its pattern binds.
     pub fn class_template_bindings(&self, def: DefId, args: &[TemplateArg]) -> FxHashMap<Arc<str>, Ty> {
+        if let DefKind::Class { pattern: Some(_), .. } = &self.defs.def(def).kind {
+            return self.match_specialization(def, args).unwrap_or_default();
+        }
         let mut bound = FxHashMap::default();
         let Some(g) = &self.defs.def(def).generics else { return bound };
         let r = self.for_def(def);
@@ -448,7 +537,27 @@ impl TypeEnv for Resolver<'_> {
                 _ => Ty::unknown(),
             });
         }
+        // a member of a class template named with arguments (`typename Pick<T, 0>::type`):
+        // looked up in the specialization they select, with its parameters bound
+        let n = path.segments.len();
+        if n >= 2 && path.segments[n - 2].args.is_some() {
+            let prefix = PathRef { global: path.global, segments: path.segments[..n - 1].to_vec() };
+            let _guard = Guard::enter(&self.depth)?;
+            let class = crate::ty::TypeRef { base: crate::ty::TypeBase::Path(prefix), ..crate::ty::TypeRef::unknown() }
+                .lower(self)
+                .ty
+                .strip();
+            if let TyKind::Class { def, args: class_args, .. } = class.kind() {
+                return Some(self.member_type(*def, class_args, &path.segments[n - 1..]).unwrap_or_else(Ty::unknown));
+            }
+        }
         let found = self.defs_of_path(path);
+        if found.len() > 1 && found.iter().all(|d| matches!(self.defs.def(*d).kind, DefKind::Class { .. })) {
+            return match self.select_class(&found, args) {
+                Some(c) => self.type_of_def(c, args),
+                None => Some(Ty::unknown()),
+            };
+        }
         found.iter().find_map(|id| self.type_of_def(*id, args))
     }
 
@@ -1818,6 +1927,21 @@ fn deduce(pattern: &Ty, actual: &Ty, bound: &mut FxHashMap<Arc<str>, Ty>) {
             }
         }
         _ => {}
+    }
+}
+
+/// Whether type `a` is what `p` (a specialization's pattern with its parameters bound)
+/// says: the same, where a pointer without an address space in the pattern stands for a
+/// pointer into any (the space belongs to what `T` in `T*` stands for).
+fn pattern_matches(p: &Ty, a: &Ty) -> bool {
+    match (p.kind(), a.kind()) {
+        (TyKind::Pointer { pointee: pp, space: None, cv: pc }, TyKind::Pointer { pointee: ap, cv: ac, .. }) => {
+            pc == ac && pattern_matches(pp, ap)
+        }
+        (TyKind::Reference { target: pt, rvalue: pr, .. }, TyKind::Reference { target: at, rvalue: ar, .. }) => {
+            pr == ar && pattern_matches(pt, at)
+        }
+        _ => p == a,
     }
 }
 
