@@ -324,22 +324,11 @@ pub fn may_run_away(db: &dyn Db, unit: Unit) -> bool {
     }
     // an edge from each template name to the template names its bodies mention
     let mut edges: Vec<Vec<usize>> = vec![Vec::new(); templates.len()];
-    let ident = rowan::SyntaxKind(msl_syntax::SyntaxKind::IDENT as u16);
     for (i, f) in tree.functions.iter().enumerate() {
         let Some(&from) = f.context.template.then(|| templates.get(f.name.as_str())).flatten() else { continue };
-        let Some(g) = crate::db::function_green(db, FunctionId::new(db, unit, i as u32)) else { continue };
-        let mut stack = vec![&*g.0];
-        while let Some(n) = stack.pop() {
-            for c in n.children() {
-                match c {
-                    rowan::NodeOrToken::Node(n) => stack.push(n),
-                    rowan::NodeOrToken::Token(t) if t.kind() == ident => {
-                        if let Some(&to) = templates.get(t.text()) {
-                            edges[from].push(to);
-                        }
-                    }
-                    rowan::NodeOrToken::Token(_) => {}
-                }
+        for name in function_names(db, FunctionId::new(db, unit, i as u32)).iter() {
+            if let Some(&to) = templates.get(&**name) {
+                edges[from].push(to);
             }
         }
     }
@@ -370,6 +359,30 @@ pub fn may_run_away(db: &dyn Db, unit: Unit) -> bool {
         }
     }
     false
+}
+
+/// The identifiers a function's syntax mentions, each once (kept per function, so an edit
+/// reads again only the function it changes).
+#[salsa::tracked(returns(ref))]
+pub fn function_names<'db>(db: &'db dyn Db, f: FunctionId<'db>) -> Arc<Vec<Arc<str>>> {
+    let Some(g) = crate::db::function_green(db, f) else { return Arc::default() };
+    let ident = rowan::SyntaxKind(msl_syntax::SyntaxKind::IDENT as u16);
+    let mut names: rustc_hash::FxHashSet<&str> = rustc_hash::FxHashSet::default();
+    let mut stack = vec![&*g.0];
+    while let Some(n) = stack.pop() {
+        for c in n.children() {
+            match c {
+                rowan::NodeOrToken::Node(n) => stack.push(n),
+                rowan::NodeOrToken::Token(t) if t.kind() == ident => {
+                    names.insert(t.text());
+                }
+                rowan::NodeOrToken::Token(_) => {}
+            }
+        }
+    }
+    let mut out: Vec<Arc<str>> = names.into_iter().map(Arc::from).collect();
+    out.sort();
+    Arc::new(out)
 }
 
 /// The constants of the unit's namespaces (`constexpr` and `constant` variables outside
