@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use msl_syntax::ast::{self, AstNode};
-use msl_syntax::{SyntaxKind, SyntaxNode, TextRange};
+use msl_syntax::{SyntaxKind, SyntaxNode, TextRange, TextSize};
 use rustc_hash::FxHashMap;
 
 use crate::ty::{PathRef, TypeRef};
@@ -42,6 +42,9 @@ pub struct BodySourceMap {
     pub stmt_ranges: Vec<TextRange>,
     /// The range of each local's name.
     pub local_ranges: Vec<TextRange>,
+    /// Where each local goes out of scope: the end of the block or statement that declares
+    /// it (it is visible from the end of its name to there).
+    pub local_scope_ends: Vec<TextSize>,
     pub expr_at: FxHashMap<TextRange, ExprId>,
 }
 
@@ -287,7 +290,7 @@ pub enum Stmt {
 /// the function's start).
 pub fn lower_function(function: &SyntaxNode) -> (Body, BodySourceMap) {
     let mut l = Lowerer::default();
-    l.scopes.push(FxHashMap::default());
+    l.enter(function.text_range().end());
     if let Some(f) = ast::Function::cast(function.clone()) {
         let decl = f.declarator();
         if let Some(list) = decl.and_then(|d| d.param_list()) {
@@ -400,7 +403,7 @@ impl Body {
 /// `static_assert` condition): a body of expressions only, and the expression's id.
 pub fn lower_expression(expr: &SyntaxNode) -> (Body, ExprId) {
     let mut l = Lowerer::default();
-    l.scopes.push(FxHashMap::default());
+    l.enter(expr.text_range().end());
     let id = match ast::Expr::cast(expr.clone()) {
         Some(e) => l.expr(&e),
         None => l.alloc_expr(Expr::Missing, expr.text_range()),
@@ -420,11 +423,23 @@ pub fn static_assert_message(node: &SyntaxNode) -> Option<Arc<str>> {
 struct Lowerer {
     body: Body,
     map: BodySourceMap,
-    /// Local names in scope, innermost block last.
+    /// Local names in scope, innermost block last, each scope with where it ends.
     scopes: Vec<FxHashMap<Arc<str>, LocalId>>,
+    scope_ends: Vec<TextSize>,
 }
 
 impl Lowerer {
+    /// Opens a scope that ends at `end` (the end of the block or statement that opens it).
+    fn enter(&mut self, end: TextSize) {
+        self.scopes.push(FxHashMap::default());
+        self.scope_ends.push(end);
+    }
+
+    fn leave(&mut self) {
+        self.scopes.pop();
+        self.scope_ends.pop();
+    }
+
     fn alloc_expr(&mut self, e: Expr, range: TextRange) -> ExprId {
         let id = ExprId(self.body.exprs.len() as u32);
         self.body.exprs.push(e);
@@ -445,6 +460,7 @@ impl Lowerer {
         let name = local.name.clone();
         self.body.locals.push(local);
         self.map.local_ranges.push(range);
+        self.map.local_scope_ends.push(self.scope_ends.last().copied().unwrap_or(range.end()));
         if let Some(scope) = self.scopes.last_mut()
             && !name.is_empty()
         {
@@ -470,18 +486,18 @@ impl Lowerer {
     }
 
     fn block(&mut self, node: &SyntaxNode) -> StmtId {
-        self.scopes.push(FxHashMap::default());
+        self.enter(node.text_range().end());
         let stmts = node.children().filter_map(|c| self.stmt(&c)).collect();
-        self.scopes.pop();
+        self.leave();
         self.alloc_stmt(Stmt::Block(stmts), node.text_range())
     }
 
     /// A statement in its own scope (the branch of an `if`, a loop's body).
     fn scoped_stmt(&mut self, node: Option<SyntaxNode>) -> Option<StmtId> {
         let node = node?;
-        self.scopes.push(FxHashMap::default());
+        self.enter(node.text_range().end());
         let s = self.stmt(&node);
-        self.scopes.pop();
+        self.leave();
         s
     }
 
@@ -527,7 +543,7 @@ impl Lowerer {
                 Stmt::Decl(locals)
             }
             SyntaxKind::IF_STMT => {
-                self.scopes.push(FxHashMap::default());
+                self.enter(node.text_range().end());
                 let (init, cond) = self.condition(node.children().find(|c| c.kind() == SyntaxKind::CONDITION));
                 let branches: Vec<SyntaxNode> = node.children().filter(|c| is_stmt(c.kind())).collect();
                 let then = self.scoped_stmt(branches.first().cloned());
@@ -536,22 +552,22 @@ impl Lowerer {
                     .find(|c| c.kind() == SyntaxKind::ELSE_BRANCH)
                     .and_then(|e| e.children().find(|c| is_stmt(c.kind())));
                 let other = self.scoped_stmt(other);
-                self.scopes.pop();
+                self.leave();
                 let constexpr = node.children_with_tokens().any(|e| e.kind() == SyntaxKind::CONSTEXPR_KW);
                 Stmt::If { init, cond, then, other, constexpr }
             }
             SyntaxKind::SWITCH_STMT => {
-                self.scopes.push(FxHashMap::default());
+                self.enter(node.text_range().end());
                 let (init, cond) = self.condition(node.children().find(|c| c.kind() == SyntaxKind::CONDITION));
                 let body = self.scoped_stmt(node.children().find(|c| is_stmt(c.kind())));
-                self.scopes.pop();
+                self.leave();
                 Stmt::Switch { init, cond, body }
             }
             SyntaxKind::WHILE_STMT => {
-                self.scopes.push(FxHashMap::default());
+                self.enter(node.text_range().end());
                 let (_, cond) = self.condition(node.children().find(|c| c.kind() == SyntaxKind::CONDITION));
                 let body = self.scoped_stmt(node.children().find(|c| is_stmt(c.kind())));
-                self.scopes.pop();
+                self.leave();
                 Stmt::While { cond, body }
             }
             SyntaxKind::DO_STMT => {
@@ -560,7 +576,7 @@ impl Lowerer {
                 Stmt::Do { body, cond }
             }
             SyntaxKind::FOR_STMT => {
-                self.scopes.push(FxHashMap::default());
+                self.enter(node.text_range().end());
                 let init = node.children().find(|c| c.kind() == SyntaxKind::FOR_INIT).and_then(|i| self.init_part(&i));
                 let (_, cond) = self.condition(node.children().find(|c| c.kind() == SyntaxKind::CONDITION));
                 let step = node
@@ -569,11 +585,11 @@ impl Lowerer {
                     .and_then(|i| i.children().find_map(ast::Expr::cast))
                     .map(|e| self.expr(&e));
                 let body = self.scoped_stmt(node.children().find(|c| is_stmt(c.kind())));
-                self.scopes.pop();
+                self.leave();
                 Stmt::For { init, cond, step, body }
             }
             SyntaxKind::RANGE_FOR_STMT => {
-                self.scopes.push(FxHashMap::default());
+                self.enter(node.text_range().end());
                 // the range is evaluated before the variable is in scope
                 let range_expr = node
                     .children()
@@ -594,7 +610,7 @@ impl Lowerer {
                         ids.first().copied()
                     });
                 let body = self.scoped_stmt(node.children().find(|c| is_stmt(c.kind())));
-                self.scopes.pop();
+                self.leave();
                 Stmt::RangeFor { var, range: range_expr, body }
             }
             SyntaxKind::RETURN_STMT => Stmt::Return(node.children().find_map(ast::Expr::cast).map(|e| self.expr(&e))),
@@ -866,7 +882,7 @@ impl Lowerer {
                 None => Expr::Missing,
             },
             SyntaxKind::LAMBDA_EXPR => {
-                self.scopes.push(FxHashMap::default());
+                self.enter(node.text_range().end());
                 let mut params = Vec::new();
                 if let Some(list) = node.children().find_map(ast::ParamList::cast) {
                     for p in list.params() {
@@ -876,7 +892,7 @@ impl Lowerer {
                     }
                 }
                 let body = node.children().find(|c| c.kind() == SyntaxKind::COMPOUND_STMT).map(|b| self.block(&b));
-                self.scopes.pop();
+                self.leave();
                 Expr::Lambda { params, body }
             }
             SyntaxKind::STMT_EXPR => {

@@ -196,15 +196,26 @@ impl<'db> Semantics<'db> {
         }
     }
 
-    /// The locals of the function around `offset` declared before it, in order (those of
-    /// blocks already closed included: callers that need scoping check it themselves).
-    pub fn locals_before(&self, offset: TextSize) -> Vec<LocalDef> {
+    /// The locals in scope at `offset` (a tree offset), innermost first: declared before
+    /// it in a block or statement that has not ended there; one hidden by a later local of
+    /// the same name is left out.
+    pub fn locals_visible_at(&self, offset: TextSize) -> Vec<LocalDef> {
         let Some(i) = self.function_at(offset) else { return Vec::new() };
-        let (body, _) = self.body(i);
-        (0..body.locals.len())
-            .map(|l| self.local_def(i, LocalId(l as u32)))
-            .filter(|l| l.name_range.end() <= offset)
-            .collect()
+        let start = self.ranges[i].start();
+        let (body, map) = self.body(i);
+        let mut seen = rustc_hash::FxHashSet::default();
+        let mut out = Vec::new();
+        for l in (0..body.locals.len()).rev() {
+            let (Some(name), Some(end)) = (map.local_ranges.get(l), map.local_scope_ends.get(l)) else { continue };
+            if name.end() + start > offset || offset >= *end + start {
+                continue;
+            }
+            let local = self.local_def(i, LocalId(l as u32));
+            if !local.name.is_empty() && seen.insert(local.name.clone()) {
+                out.push(local);
+            }
+        }
+        out
     }
 
     /// The locals of the functions that overlap `range` (a tree range) whose names are in
@@ -330,9 +341,9 @@ impl<'db> Semantics<'db> {
         None
     }
 
-    /// The last local named `name` declared before `offset` in its function.
+    /// The local named `name` in scope at `offset`.
     fn local_named_before(&self, offset: TextSize, name: &str) -> Option<LocalDef> {
-        self.locals_before(offset).into_iter().rev().find(|l| &*l.name == name)
+        self.locals_visible_at(offset).into_iter().find(|l| &*l.name == name)
     }
 
     /// The scope that encloses `offset` and the template parameters in view there.
@@ -375,6 +386,109 @@ impl<'db> Semantics<'db> {
             let inner = self.defs.inner_scope(c)?;
             self.defs.lookup_in(inner, name).into_iter().next()
         })
+    }
+
+    /// The names a qualifier `q::` reaches when `q` is definition `def`: a namespace's (its
+    /// inline namespaces' too), a class's (static and instance members, nested types,
+    /// its bases' members after its own), an enum's enumerators; through an alias, those
+    /// of the type it names. Each name once, the first definition found.
+    pub fn names_in(&self, def: DefId) -> Vec<DefId> {
+        let mut def = def;
+        for _ in 0..16 {
+            match &self.defs.def(def).kind {
+                DefKind::Alias { .. } => match self.type_of_def(def).and_then(|t| self.def_of_type(&t)) {
+                    Some(d) if d != def => def = d,
+                    _ => return Vec::new(),
+                },
+                _ => break,
+            }
+        }
+        let scopes: Vec<ScopeId> = match &self.defs.def(def).kind {
+            DefKind::Class { .. } => std::iter::once(def)
+                .chain(self.resolver_for(def).bases_of(def))
+                .filter_map(|c| self.defs.inner_scope(c))
+                .collect(),
+            DefKind::Namespace { inner } | DefKind::Enum { inner, .. } => {
+                let mut all = vec![*inner];
+                let mut k = 0;
+                while k < all.len() && all.len() < 256 {
+                    all.extend(self.defs.scope(all[k]).inline_children.iter().copied());
+                    k += 1;
+                }
+                all
+            }
+            _ => return Vec::new(),
+        };
+        let mut seen = rustc_hash::FxHashSet::default();
+        let mut out = Vec::new();
+        for scope in scopes {
+            let mut names: Vec<(&Arc<str>, &Vec<DefId>)> = self.defs.scope(scope).names.iter().collect();
+            names.sort_by_key(|(_, ids)| ids.first().copied());
+            for (name, ids) in names {
+                if name.is_empty() || !seen.insert(name.clone()) {
+                    continue;
+                }
+                if let Some(&first) = ids.first() {
+                    out.push(first);
+                }
+            }
+        }
+        out
+    }
+
+    /// What the qualifier right before a `::` token names (`Outer::`, `ns::`,
+    /// `Pick<float, 2>::`): the name before it, or before its template argument list.
+    pub fn qualifier_of(&self, colons: &SyntaxToken) -> Option<Definition> {
+        // the token before, skipping trivia (by offset: an empty node in between, as error
+        // recovery leaves, would end `prev_token`)
+        let root = colons.parent_ancestors().last()?;
+        let prev = |t: &SyntaxToken| {
+            let mut at = t.clone();
+            loop {
+                let start = at.text_range().start();
+                if start == TextSize::from(0) {
+                    return None;
+                }
+                at = root.token_at_offset(start).left_biased()?;
+                if !at.kind().is_trivia() {
+                    return Some(at);
+                }
+            }
+        };
+        let mut name = prev(colons)?;
+        let close = name.clone();
+        if matches!(name.kind(), SyntaxKind::R_ANGLE | SyntaxKind::SHR) {
+            // back over the argument list to its `<`
+            let mut depth = 0u32;
+            let mut at = name.clone();
+            loop {
+                match at.kind() {
+                    SyntaxKind::R_ANGLE => depth += 1,
+                    SyntaxKind::SHR => depth += 2,
+                    SyntaxKind::L_ANGLE => {
+                        depth = depth.saturating_sub(1);
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                    SyntaxKind::SEMI | SyntaxKind::L_CURLY | SyntaxKind::R_CURLY => return None,
+                    _ => {}
+                }
+                at = prev(&at)?;
+            }
+            name = prev(&at)?;
+            // the class the arguments select: the name and its arguments lowered as a type
+            let range = TextRange::new(name.text_range().start(), close.text_range().end());
+            let text = root.text().slice(range).to_string();
+            if let Some(t) = crate::ty::parse_type_text(&text) {
+                let (scope, generics) = self.scope_at(name.text_range().start());
+                let r = Resolver::new(&self.defs, scope, generics);
+                if let Some(d) = self.def_of_type(&t.lower(&r).ty) {
+                    return Some(Definition::Def(d));
+                }
+            }
+        }
+        self.resolve_token(&name)
     }
 
     fn resolver_for(&self, id: DefId) -> Resolver<'_> {

@@ -143,7 +143,7 @@ pub(crate) fn completions(cx: &FileCtx, offset: TextSize) -> Completions {
         let op_len = if lead.ends_with("->") { 2 } else { 1 };
         member_completions(cx, TextSize::from((before - op_len) as u32))
     } else if lead.ends_with("::") {
-        qualified_completions(cx, &text[..before - 2])
+        qualified_completions(cx, &text[..before - 2], TextSize::from((before - 2) as u32))
     } else if let Some(open) = open_attribute(lead) {
         attribute_completions(cx, TextSize::from(open as u32))
     } else if line_prefix_is_directive(lead) {
@@ -310,7 +310,10 @@ fn members_of_type(cx: &FileCtx, ty: &Ty) -> Vec<CompletionItem> {
     out
 }
 
-fn qualified_completions(cx: &FileCtx, lead: &str) -> Vec<CompletionItem> {
+/// Completion after `q::`: the library's names after `metal::` (or `std::`), a library
+/// enum's members, and what the model says `q` names (a namespace's, class's or enum's
+/// names, through aliases and template arguments).
+fn qualified_completions(cx: &FileCtx, lead: &str, colons: TextSize) -> Vec<CompletionItem> {
     // the qualifier: the identifier (path) right before `::`
     let bytes = lead.as_bytes();
     let mut s = lead.len();
@@ -333,11 +336,53 @@ fn qualified_completions(cx: &FileCtx, lead: &str) -> Vec<CompletionItem> {
             out.push(it);
         }
     }
+    let Some(op) = token_before(cx, colons).filter(|t| t.kind() == SyntaxKind::COLON2) else { return out };
+    let sema = cx.sema();
+    let def = match sema.qualifier_of(&op) {
+        Some(msl_hir::Definition::Def(def)) => def,
+        // a class or enum named where a value could be (`return Tile::`)
+        Some(msl_hir::Definition::Type(t)) => match sema.def_of_type(&t) {
+            Some(def) => def,
+            None => return out,
+        },
+        _ => return out,
+    };
+    let names = sema.names_in(def);
+    if names.is_empty() {
+        return out;
+    }
+    // the index's entry of each definition, for its documentation and signature
     let index = cx.index();
-    for s in index.members_of(qualifier) {
-        out.push(sym_item(cx, s));
+    let by_range: rustc_hash::FxHashMap<TextRange, &crate::index::ItemSym> =
+        index.syms.iter().map(|s| (s.name_range, s)).collect();
+    for id in names {
+        let found = sema.def_source(id).and_then(|src| by_range.get(&src.name).copied());
+        match found {
+            Some(sym) => out.push(sym_item(cx, sym)),
+            None => out.push(def_item(cx, id)),
+        }
     }
     out
+}
+
+/// A completion item for a definition the index does not list (a template parameter's
+/// class, say): its name, kind and type from the model.
+fn def_item(cx: &FileCtx, id: msl_hir::DefId) -> CompletionItem {
+    use msl_hir::defs::DefKind;
+    let sema = cx.sema();
+    let d = sema.defs().def(id);
+    let kind = match &d.kind {
+        DefKind::Namespace { .. } => CompletionKind::Namespace,
+        DefKind::Class { .. } => CompletionKind::Struct,
+        DefKind::Enum { .. } => CompletionKind::Enum,
+        DefKind::Enumerator { .. } => CompletionKind::EnumMember,
+        DefKind::Function(_) => CompletionKind::Function,
+        DefKind::Field(_) => CompletionKind::Field,
+        DefKind::Alias { .. } => CompletionKind::Type,
+        _ => CompletionKind::Variable,
+    };
+    let detail = sema.type_of_def(id).map(|t| t.to_string());
+    item(d.name.to_string(), kind, detail, 1)
 }
 
 fn attribute_completions(cx: &FileCtx, open: TextSize) -> Vec<CompletionItem> {
@@ -495,7 +540,7 @@ fn scope_completions(cx: &FileCtx, start: TextSize, prefix: &str) -> Vec<Complet
     let in_function =
         anchor.as_ref().is_some_and(|t| t.parent_ancestors().any(|a| a.kind() == SyntaxKind::COMPOUND_STMT));
     if let Some(tok) = &anchor {
-        out.extend(locals_at(tok));
+        out.extend(locals_at(cx, tok));
     }
     let index = cx.index();
     let containers = anchor.as_ref().map(containers_at).unwrap_or_else(|| vec![String::new()]);
@@ -527,77 +572,27 @@ fn is_scoped_enum_member(s: &crate::index::ItemSym) -> bool {
     s.node.ancestors().find(|a| a.kind() == SyntaxKind::ENUM).and_then(ast::Enum::cast).is_some_and(|e| e.is_scoped())
 }
 
-/// Parameters and local variables visible at `tok`, innermost first.
-fn locals_at(tok: &SyntaxToken) -> Vec<CompletionItem> {
+/// Parameters and local variables in scope at `tok` (innermost first, as the model
+/// scopes them: declared before it, in a block not yet closed, not hidden by a later
+/// one), then the template parameters in view.
+fn locals_at(cx: &FileCtx, tok: &SyntaxToken) -> Vec<CompletionItem> {
+    let sema = cx.sema();
     let at = tok.text_range().end();
-    let mut out = Vec::new();
-    let mut push = |name: String, kind: CompletionKind, detail: Option<String>| {
-        out.push(item(name, kind, detail, 0));
-    };
-    let var_items = |v: &SyntaxNode, push: &mut dyn FnMut(String, CompletionKind, Option<String>)| {
-        if let Some(var) = ast::VarDecl::cast(v.clone()) {
-            let ty = var.decl_specifiers().and_then(|s| s.type_spec()).map(|t| compact(t.syntax()));
-            for d in var.declarators() {
-                if let Some(n) = d.name()
-                    && n.syntax().text_range().end() <= at
-                {
-                    push(n.text(), CompletionKind::Variable, ty.clone());
-                }
-            }
+    let mut out: Vec<CompletionItem> = sema
+        .locals_visible_at(at)
+        .into_iter()
+        .map(|l| {
+            let kind = if l.is_param { CompletionKind::Parameter } else { CompletionKind::Variable };
+            let detail = (!l.ty.is_unknown()).then(|| l.ty.to_string());
+            item(l.name.to_string(), kind, detail, 0)
+        })
+        .collect();
+    let (_, mut generics) = sema.scope_at(at);
+    while let Some(g) = generics {
+        for p in &g.params {
+            out.push(item(p.name.to_string(), CompletionKind::TypeParameter, None, 0));
         }
-    };
-    for anc in tok.parent_ancestors() {
-        match anc.kind() {
-            SyntaxKind::COMPOUND_STMT => {
-                for stmt in anc.children() {
-                    if stmt.text_range().start() >= at {
-                        break;
-                    }
-                    if stmt.kind() == SyntaxKind::DECL_STMT {
-                        for v in stmt.children().filter(|c| c.kind() == SyntaxKind::VAR_DECL) {
-                            var_items(&v, &mut push);
-                        }
-                    }
-                }
-            }
-            SyntaxKind::FOR_STMT
-            | SyntaxKind::RANGE_FOR_STMT
-            | SyntaxKind::IF_STMT
-            | SyntaxKind::WHILE_STMT
-            | SyntaxKind::SWITCH_STMT => {
-                for part in anc.children() {
-                    for v in std::iter::once(part.clone())
-                        .chain(part.children())
-                        .filter(|v| v.kind() == SyntaxKind::VAR_DECL)
-                    {
-                        var_items(&v, &mut push);
-                    }
-                }
-            }
-            SyntaxKind::FUNCTION | SyntaxKind::LAMBDA_EXPR => {
-                let params = anc.descendants().find(|d| d.kind() == SyntaxKind::PARAM_LIST);
-                if let Some(list) = params {
-                    for p in list.children().filter_map(ast::Param::cast) {
-                        if let Some(n) = p.name() {
-                            let ty = p.decl_specifiers().and_then(|s| s.type_spec()).map(|t| compact(t.syntax()));
-                            push(n.text(), CompletionKind::Parameter, ty);
-                        }
-                    }
-                }
-            }
-            SyntaxKind::TEMPLATE_DECL => {
-                for list in anc.children().filter(|c| c.kind() == SyntaxKind::TEMPLATE_PARAM_LIST) {
-                    for p in list.children() {
-                        if let Some(n) =
-                            p.descendants().find(|d| d.kind() == SyntaxKind::NAME).and_then(ast::Name::cast)
-                        {
-                            push(n.text(), CompletionKind::TypeParameter, None);
-                        }
-                    }
-                }
-            }
-            _ => {}
-        }
+        generics = g.parent.clone();
     }
     out
 }

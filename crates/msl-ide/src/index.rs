@@ -171,11 +171,6 @@ impl ItemIndex {
     pub fn named<'s>(&'s self, name: &str) -> impl Iterator<Item = &'s ItemSym> + 's {
         self.by_name.get(name).into_iter().flatten().map(|&i| &self.syms[i as usize])
     }
-
-    /// The declarations inside `container` (a struct, enum or namespace name).
-    pub fn members_of<'s>(&'s self, container: &'s str) -> impl Iterator<Item = &'s ItemSym> + 's {
-        self.syms.iter().filter(move |s| s.container == container || s.container.ends_with(&format!("::{container}")))
-    }
 }
 
 fn variable_kind(node: &SyntaxNode, container: &str) -> SymbolKind {

@@ -539,3 +539,103 @@ namespace geo { float len(thread const Ra$0y &r); }
     assert!(md.contains("float3 origin"), "{md}");
     assert!(!md.contains("unrelated"), "{md}");
 }
+
+#[test]
+fn completion_after_colons_lists_a_namespace_through_its_blocks_and_inline_namespaces() {
+    check_completions(
+        r#"
+namespace shading {
+    constant float ambient = 0.1f;
+    inline namespace v2 { float lambert(float3 n, float3 l) { return max(dot(n, l), 0.0f); } }
+}
+namespace shading { struct Material { float3 albedo; }; }
+float f() { return shading::$0 }
+"#,
+        expect![[r#"
+            Material
+            ambient : float
+            lambert : (float3 n, float3 l)
+            v2"#]],
+    );
+}
+
+#[test]
+fn completion_after_colons_lists_class_members_enumerators_and_aliased_classes() {
+    check_completions(
+        r#"
+struct Base { static constant int kBase = 1; };
+struct Tile : Base {
+    static constant int kSize = 16;
+    enum Edge { left, right };
+    using Index = ushort;
+    float data[16];
+};
+using Alias = Tile;
+int f() { return Alias::$0 }
+"#,
+        expect![[r#"
+            Edge
+            Index
+            data : float[16]
+            kBase : int
+            kSize : int
+            left
+            right"#]],
+    );
+}
+
+#[test]
+fn completion_after_colons_selects_the_specialization_of_template_arguments() {
+    check_completions(
+        r#"
+template <typename T, int N> struct Lanes { using type = vec<T, N>; static constant int count = N; };
+template <typename T> struct Lanes<T, 1> { using scalar = T; };
+float f() { return Lanes<float, 1>::$0 }
+"#,
+        expect![[r#"
+            scalar"#]],
+    );
+}
+
+#[test]
+fn completion_after_colons_lists_a_scoped_enum_s_enumerators() {
+    check_completions(
+        r#"
+enum class Mode : uint { fast, precise };
+uint f() { return uint(Mode::$0) }
+"#,
+        expect![[r#"
+            fast
+            precise"#]],
+    );
+}
+
+/// Only the locals in scope at the cursor: not those of a closed block, nor those
+/// declared after it; a shadowing local hides the outer one; the template's parameters.
+#[test]
+fn completion_offers_the_locals_in_scope_as_the_model_scopes_them() {
+    let text = r#"
+template <typename T, int N>
+T blend(T a, T b) {
+    float weight = 0.5f;
+    {
+        int hidden = 1;
+    }
+    for (uint lane = 0; lane < 4; ++lane) {
+        half weight = 1.0h;
+        T mixed = a * T(weight);
+        return mixed + $0;
+    }
+    uint later = 3;
+    return b;
+}
+"#;
+    let all = completions(text);
+    let labels: Vec<&str> = all.lines().collect();
+    for visible in ["weight : half", "lane : uint", "mixed : T", "a : T", "b : T", "T", "N"] {
+        assert!(labels.contains(&visible), "{visible} missing from:\n{all}");
+    }
+    for hidden in ["weight : float", "hidden : int", "later : uint"] {
+        assert!(!labels.contains(&hidden), "{hidden} offered in:\n{all}");
+    }
+}
