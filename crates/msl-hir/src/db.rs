@@ -531,9 +531,16 @@ pub fn function_body<'db>(
 }
 
 /// The types and resolutions of a function's body (see [`crate::infer`]). Depends on the
-/// function's own body and the unit's definitions only.
+/// function's own body, the unit's definitions and the deduced return types of the
+/// `auto` functions it calls.
 #[salsa::tracked(returns(ref))]
 pub fn infer_function<'db>(db: &'db dyn Db, function: FunctionId<'db>) -> Arc<crate::infer::InferenceResult> {
+    Arc::new(infer_function_now(db, function))
+}
+
+/// [`infer_function`]'s work, also done (not memoized) by [`deduced_return`]: a cycle of
+/// deductions then runs through deduction queries only, which end it.
+fn infer_function_now(db: &dyn Db, function: FunctionId<'_>) -> crate::infer::InferenceResult {
     let unit = *function.unit(db);
     let defs = unit_defs(db, unit);
     let (body, _) = &**function_body(db, function);
@@ -544,8 +551,54 @@ pub fn infer_function<'db>(db: &'db dyn Db, function: FunctionId<'db>) -> Arc<cr
     };
     // an explicit instantiation or specialization of a template is not inferred as one
     let in_template = generics.is_some() || def.is_none();
-    let resolver = crate::infer::Resolver::new(defs, scope, generics);
-    Arc::new(crate::infer::infer_body(body, &resolver, def, in_template))
+    let deduce = |def: crate::ty::DefId, args: &crate::infer::InstanceArgs| deduced_return_of(db, unit, def, args);
+    let resolver = crate::infer::Resolver::new(defs, scope, generics).with_deduction(&deduce);
+    crate::infer::infer_body(body, &resolver, def, in_template)
+}
+
+/// The return type of the unit's function `def` declared `auto`, with template
+/// arguments `args` for a template (see [`deduced_return`]).
+fn deduced_return_of(
+    db: &dyn Db,
+    unit: Unit,
+    def: crate::ty::DefId,
+    args: &crate::infer::InstanceArgs,
+) -> Option<crate::ty::Ty> {
+    let index = function_with_body(unit_defs(db, unit), def)?;
+    let function = FunctionId::new(db, unit, index);
+    if args.is_empty() {
+        deduced_return(db, function).clone()
+    } else {
+        deduced_instance_return(db, Instance::new(db, function, args.clone())).clone()
+    }
+}
+
+/// The type a function declared `auto` returns, from its body's `return` statements.
+/// Functions whose return types depend on one another (a recursion, which Metal
+/// forbids) end the cycle with no type.
+#[salsa::tracked(returns(ref), cycle_result = no_deduced_return)]
+pub fn deduced_return<'db>(db: &'db dyn Db, function: FunctionId<'db>) -> Option<crate::ty::Ty> {
+    let (body, _) = &**function_body(db, function);
+    crate::infer::returned_type(body, &infer_function_now(db, function))
+}
+
+fn no_deduced_return<'db>(_db: &'db dyn Db, _id: salsa::Id, _function: FunctionId<'db>) -> Option<crate::ty::Ty> {
+    None
+}
+
+/// The type an instantiation of a function template declared `auto` returns.
+#[salsa::tracked(returns(ref), cycle_result = no_deduced_instance_return)]
+pub fn deduced_instance_return<'db>(db: &'db dyn Db, instance: Instance<'db>) -> Option<crate::ty::Ty> {
+    let (body, _) = &**function_body(db, *instance.function(db));
+    crate::infer::returned_type(body, &infer_instance_now(db, instance))
+}
+
+fn no_deduced_instance_return<'db>(
+    _db: &'db dyn Db,
+    _id: salsa::Id,
+    _instance: Instance<'db>,
+) -> Option<crate::ty::Ty> {
+    None
 }
 
 /// An instantiation of a function template (or of a member of a class template): the
@@ -607,15 +660,23 @@ impl<'db> UnitInstances<'db> {
 /// parameters bound.
 #[salsa::tracked(returns(ref))]
 pub fn infer_instance<'db>(db: &'db dyn Db, instance: Instance<'db>) -> Arc<crate::infer::InferenceResult> {
+    Arc::new(infer_instance_now(db, instance))
+}
+
+/// [`infer_instance`]'s work (see [`infer_function_now`]).
+fn infer_instance_now(db: &dyn Db, instance: Instance<'_>) -> crate::infer::InferenceResult {
     let function = *instance.function(db);
     let unit = *function.unit(db);
     let defs = unit_defs(db, unit);
     let (body, _) = &**function_body(db, function);
     let def = defs.function_defs.get(*function.index(db) as usize).copied().flatten();
-    let Some(def) = def else { return Arc::default() };
+    let Some(def) = def else { return Default::default() };
     let d = defs.def(def);
-    let resolver = crate::infer::Resolver::new(defs, d.scope, d.generics.clone()).with_bindings(instance.args(db));
-    Arc::new(crate::infer::infer_body(body, &resolver, Some(def), false))
+    let deduce = |def: crate::ty::DefId, args: &crate::infer::InstanceArgs| deduced_return_of(db, unit, def, args);
+    let resolver = crate::infer::Resolver::new(defs, d.scope, d.generics.clone())
+        .with_bindings(instance.args(db))
+        .with_deduction(&deduce);
+    crate::infer::infer_body(body, &resolver, Some(def), false)
 }
 
 /// Every instantiation the unit makes: those its functions' bodies call (and those their

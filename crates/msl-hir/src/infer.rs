@@ -98,7 +98,15 @@ pub struct Resolver<'a> {
     pub bindings: Option<Arc<FxHashMap<Arc<str>, Ty>>>,
     /// The types a function body declares (`using T = ...;` in the body), by name.
     local_types: std::cell::RefCell<FxHashMap<Arc<str>, Ty>>,
+    /// The return type of a function declared `auto` (or `decltype(auto)`), deduced from
+    /// its body (an instantiation's for a template): given by the database, which infers
+    /// the bodies.
+    deduce: Option<&'a Deduce<'a>>,
 }
+
+/// Gives the return type of a function declared `auto` (with an instantiation's
+/// arguments for a template), when its body decides it.
+pub type Deduce<'a> = dyn Fn(DefId, &InstanceArgs) -> Option<Ty> + 'a;
 
 /// The template arguments of an instantiation, by parameter name (sorted by name).
 pub type InstanceArgs = Vec<(Arc<str>, Ty)>;
@@ -134,7 +142,15 @@ impl<'a> Resolver<'a> {
             cache: Default::default(),
             bindings: None,
             local_types: Default::default(),
+            deduce: None,
         }
+    }
+
+    /// The resolver of a body whose calls of functions declared `auto` take the return
+    /// type `deduce` gives for the function (and its template arguments).
+    pub fn with_deduction(mut self, deduce: &'a Deduce<'a>) -> Resolver<'a> {
+        self.deduce = Some(deduce);
+        self
     }
 
     /// The resolver of an instantiation: `bindings` give the template parameters' values.
@@ -223,7 +239,7 @@ impl<'a> Resolver<'a> {
 
     /// A resolver for `scope` with `generics` in view, sharing this one's depth guard.
     fn at(&self, scope: ScopeId, generics: Option<Arc<Generics>>) -> Resolver<'a> {
-        Resolver { depth: self.depth.clone(), ..Resolver::new(self.defs, scope, generics) }
+        Resolver { depth: self.depth.clone(), deduce: self.deduce, ..Resolver::new(self.defs, scope, generics) }
     }
 
     /// The definitions an unqualified name finds from `self.scope` outward: the first
@@ -569,6 +585,31 @@ impl TypeEnv for Resolver<'_> {
         let _guard = Guard::enter(&self.depth)?;
         crate::consteval::eval_text(self, expr.trim()).ok()
     }
+}
+
+/// The type a function declared `auto` returns: its first `return` with a value whose
+/// type is known (not counting lambdas' nor discarded `if constexpr` branches'), as a
+/// value (`auto` drops references and decays arrays); `void` with no `return` of a value.
+/// `None` while a value's type is not known.
+pub fn returned_type(body: &Body, result: &InferenceResult) -> Option<Ty> {
+    let root = body.root?;
+    let skipped: rustc_hash::FxHashSet<StmtId> =
+        result.discarded.iter().chain(&result.undecided).flat_map(|s| body.stmts_within(*s)).collect();
+    let mut within = body.stmts_within(root);
+    within.sort();
+    for s in within {
+        if skipped.contains(&s) {
+            continue;
+        }
+        if let Some(Stmt::Return(Some(e))) = body.stmts.get(s.0 as usize) {
+            let t = result.type_of(*e);
+            if t.is_uncertain() {
+                return None;
+            }
+            return Some(crate::ty::decay(t.non_reference()));
+        }
+    }
+    result.undecided.is_empty().then(Ty::void)
 }
 
 /// Infers the types of a body.
@@ -1320,7 +1361,10 @@ impl Ctx<'_> {
                     }
                 }
                 for (p, a) in ft.params.iter().zip(args) {
-                    deduce(&substitute(&p.non_reference(), &bound), a, &mut bound);
+                    // a parameter taken by value sees an array argument as a pointer
+                    let by_value = !matches!(p.strip().kind(), TyKind::Reference { .. });
+                    let a = if by_value { crate::ty::decay(a.non_reference()) } else { a.clone() };
+                    deduce(&substitute(&p.non_reference(), &bound), &a, &mut bound);
                 }
             }
             let mut ok = true;
@@ -1347,27 +1391,46 @@ impl Ctx<'_> {
             }
         }
         let (cost, chosen, t, bound) = best?;
-        self.record_instance(chosen, &bound);
+        let args = self.record_instance(chosen, &bound);
+        // `auto f(...)`: the type its body returns (an instantiation's, for a template)
+        let t = match (&defs.def(chosen).kind, t.kind(), self.r.deduce) {
+            (DefKind::Function(f), TyKind::Function(ft), Some(deduce))
+                if f.ret.as_ref().is_some_and(|r| r.is_auto() && r.ops.is_empty()) =>
+            {
+                let deduced = match (&defs.def(chosen).generics, args) {
+                    (None, _) => deduce(chosen, &Vec::new()),
+                    (Some(_), Some(args)) => deduce(chosen, &args),
+                    (Some(_), None) => None,
+                };
+                match deduced {
+                    Some(ret) => Ty::function(ret, ft.params.clone(), ft.variadic),
+                    None => t,
+                }
+            }
+            _ => t,
+        };
         Some((chosen, t, cost))
     }
 
     /// Notes that the body instantiates template function `chosen` with `bound` (when
-    /// every parameter of it and of its enclosing class templates is known).
-    fn record_instance(&self, chosen: DefId, bound: &FxHashMap<Arc<str>, Ty>) {
-        let Some(g) = &self.r.defs.def(chosen).generics else { return };
+    /// every parameter of it and of its enclosing class templates is known), and gives
+    /// the instantiation's arguments.
+    fn record_instance(&self, chosen: DefId, bound: &FxHashMap<Arc<str>, Ty>) -> Option<InstanceArgs> {
+        let g = self.r.defs.def(chosen).generics.as_ref()?;
         let mut args = Vec::new();
         let mut level = Some(g.clone());
         while let Some(g) = level {
             for p in &g.params {
                 match bound.get(&p.name) {
                     Some(t) if !t.is_uncertain() => args.push((p.name.clone(), t.clone())),
-                    _ => return,
+                    _ => return None,
                 }
             }
             level = g.parent.clone();
         }
         args.sort_by(|a, b| a.0.cmp(&b.0));
-        self.instances.borrow_mut().push(InstanceUse { def: chosen, args, at: self.current });
+        self.instances.borrow_mut().push(InstanceUse { def: chosen, args: args.clone(), at: self.current });
+        Some(args)
     }
 
     /// A call of a library function by its overloads.
