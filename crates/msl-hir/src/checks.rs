@@ -19,7 +19,9 @@ mod consts;
 mod infer;
 mod ty;
 
-pub use consts::{check_runaway, check_static_asserts, function_static_asserts, may_assert, may_run_away};
+pub use consts::{
+    check_runaway, check_static_asserts, function_static_asserts, functions_reaching_asserts, may_run_away,
+};
 
 use infer::{Fit, Selection, TypedLocals, Visibility, visibility_of};
 use ty::{Space, Ty, matrix_product};

@@ -684,6 +684,22 @@ fn infer_instance_now(db: &dyn Db, instance: Instance<'_>) -> crate::infer::Infe
 /// at most [`MAX_INSTANCE_DEPTH`] deep.
 #[salsa::tracked(returns(ref))]
 pub fn unit_instances(db: &dyn Db, unit: Unit) -> Arc<UnitInstances<'_>> {
+    Arc::new(walk_instances(db, unit, None))
+}
+
+/// The instantiations that may reach a template asserting something (see
+/// [`crate::checks::functions_reaching_asserts`]): those [`unit_instances`] makes, leaving
+/// out every function and template that cannot lead to one, so checking the assertions
+/// infers only the bodies on the way.
+#[salsa::tracked(returns(ref))]
+pub fn assert_instances(db: &dyn Db, unit: Unit) -> Arc<UnitInstances<'_>> {
+    let keep: rustc_hash::FxHashSet<u32> =
+        crate::checks::functions_reaching_asserts(db, unit).iter().copied().collect();
+    Arc::new(walk_instances(db, unit, Some(&keep)))
+}
+
+/// The worklist of [`unit_instances`], over the functions (by number) in `keep` when given.
+fn walk_instances<'db>(db: &'db dyn Db, unit: Unit, keep: Option<&rustc_hash::FxHashSet<u32>>) -> UnitInstances<'db> {
     struct Pending {
         def: crate::ty::DefId,
         args: crate::infer::InstanceArgs,
@@ -691,12 +707,16 @@ pub fn unit_instances(db: &dyn Db, unit: Unit) -> Arc<UnitInstances<'_>> {
         site: Option<InstanceSite>,
         root: Option<InstanceSite>,
     }
+    let kept = |index: u32| keep.is_none_or(|k| k.contains(&index));
     let defs = unit_defs(db, unit);
     let mut queue: Vec<Pending> = Vec::new();
     for f in functions(db, unit) {
+        let function = *f.index(db);
+        if !kept(function) {
+            continue;
+        }
         let r = infer_function(db, f);
         if !r.in_template {
-            let function = *f.index(db);
             queue.extend(r.instances.iter().map(|u| {
                 let site = Some(InstanceSite { function, at: u.at });
                 Pending { def: u.def, args: u.args.clone(), depth: 1, site, root: site }
@@ -719,6 +739,9 @@ pub fn unit_instances(db: &dyn Db, unit: Unit) -> Arc<UnitInstances<'_>> {
             continue;
         }
         let Some(index) = function_with_body(defs, p.def) else { continue };
+        if !kept(index) {
+            continue;
+        }
         let too_deep = p.depth > MAX_INSTANCE_DEPTH;
         if too_deep || out.list.len() >= MAX_INSTANCES {
             if out.runaways.iter().all(|r| r.site != p.site) {
@@ -748,7 +771,7 @@ pub fn unit_instances(db: &dyn Db, unit: Unit) -> Arc<UnitInstances<'_>> {
             root,
         }));
     }
-    Arc::new(out)
+    out
 }
 
 /// The number among the unit's functions of `def`'s definition with a body (a template

@@ -25,12 +25,15 @@ use msl_syntax::{Diagnostic, PpConfig, Severity, TextRange, TextSize};
 use rustc_hash::FxHashMap;
 use salsa::Setter;
 
-pub use checks::{Fix, HirDiagnostic, auto_types, check_declarations, check_function, check_static_asserts};
+pub use checks::{
+    Fix, HirDiagnostic, auto_types, check_declarations, check_function, check_static_asserts,
+    functions_reaching_asserts, may_run_away,
+};
 pub use codes::code_info;
 pub use db::{
     Db, DiskFiles, FileSet, FunctionId, FunctionSyntax, Instance, MAX_INSTANCES, ParseCache, RootDatabase, SourceFile,
-    Unit, function_body, function_green, function_offsets, functions, infer_function, infer_instance, item_tree,
-    parse_unit, unit_def_source, unit_defs, unit_defs_with_source, unit_incomplete, unit_instances,
+    Unit, assert_instances, function_body, function_green, function_offsets, functions, infer_function, infer_instance,
+    item_tree, parse_unit, unit_def_source, unit_defs, unit_defs_with_source, unit_incomplete, unit_instances,
 };
 pub use items::{FunctionItem, ItemCache, ItemTree, Overload};
 pub use semantics::{Definition, LocalDef, Member, MemberKind, Semantics, ThreadgroupMemory};
@@ -158,9 +161,10 @@ fn check_in_parallel<'db>(db: &'db dyn Db, unit: Unit, list: &[FunctionId<'db>])
             there_size += u64::from(size);
         }
     }
-    // when a template may assert something or instantiations may run away, every body's
-    // inference is needed to find the instantiations: done here too, on both threads
-    let infer = *checks::may_assert(db, unit) || *checks::may_run_away(db, unit);
+    // when instantiations may run away, every body's inference is needed to find them:
+    // done here too, on both threads (assertions in templates need only the bodies that
+    // may lead to them, see `assert_instances`)
+    let infer = *checks::may_run_away(db, unit);
     std::thread::scope(|s| {
         let helper = std::thread::Builder::new().stack_size(ANALYSIS_STACK_SIZE).spawn_scoped(s, move || {
             let db: &dyn Db = &*fork;

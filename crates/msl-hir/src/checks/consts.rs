@@ -39,7 +39,7 @@ pub fn check_static_asserts(db: &dyn Db, unit: Unit) -> Vec<HirDiagnostic> {
     // each instantiation, with what its parameters stand for in the message (made only
     // when a template asserts something)
     if in_templates {
-        let instances = crate::db::unit_instances(db, unit);
+        let instances = crate::db::assert_instances(db, unit);
         for (inst, site) in instances.list.iter().zip(&instances.sites) {
             let i = *inst.function(db).index(db) as usize;
             let start = starts.get(i).copied().unwrap_or_default();
@@ -263,7 +263,7 @@ pub fn check_runaway(db: &dyn Db, unit: Unit) -> Vec<HirDiagnostic> {
             }
         }
     }
-    if !*may_run_away(db, unit) && !*may_assert(db, unit) {
+    if !*may_run_away(db, unit) {
         return out;
     }
     let instances = crate::db::unit_instances(db, unit);
@@ -361,26 +361,68 @@ pub fn may_run_away(db: &dyn Db, unit: Unit) -> bool {
     false
 }
 
-/// The identifiers a function's syntax mentions, each once (kept per function, so an edit
-/// reads again only the function it changes).
+/// The unit's functions (by number) that may lead to a template asserting something:
+/// those templates, and every function whose body names one of them or names a template
+/// that does, and so on. Read from the names in the bodies, so it errs on the side of
+/// more; the instantiations of the rest cannot reach an assertion.
 #[salsa::tracked(returns(ref))]
-pub fn function_names<'db>(db: &'db dyn Db, f: FunctionId<'db>) -> Arc<Vec<Arc<str>>> {
-    let Some(g) = crate::db::function_green(db, f) else { return Arc::default() };
-    let ident = rowan::SyntaxKind(msl_syntax::SyntaxKind::IDENT as u16);
+pub fn functions_reaching_asserts(db: &dyn Db, unit: Unit) -> Arc<Vec<u32>> {
+    let tree = crate::db::item_tree(db, unit);
+    let list = crate::db::functions(db, unit);
     let mut names: rustc_hash::FxHashSet<&str> = rustc_hash::FxHashSet::default();
-    let mut stack = vec![&*g.0];
-    while let Some(n) = stack.pop() {
-        for c in n.children() {
-            match c {
-                rowan::NodeOrToken::Node(n) => stack.push(n),
-                rowan::NodeOrToken::Token(t) if t.kind() == ident => {
-                    names.insert(t.text());
-                }
-                rowan::NodeOrToken::Token(_) => {}
+    let mut reaching = vec![false; list.len()];
+    for (i, f) in list.iter().enumerate() {
+        if function_static_asserts(db, *f).0 {
+            reaching[i] = true;
+            if let Some(item) = tree.functions.get(i) {
+                names.insert(item.name.as_str());
             }
         }
     }
-    let mut out: Vec<Arc<str>> = names.into_iter().map(Arc::from).collect();
+    let mut changed = !names.is_empty();
+    while changed {
+        changed = false;
+        for (i, f) in list.iter().enumerate() {
+            if reaching[i] || !function_names(db, *f).iter().any(|n| names.contains(&**n)) {
+                continue;
+            }
+            reaching[i] = true;
+            changed = true;
+            if let Some(item) = tree.functions.get(i).filter(|item| item.context.template) {
+                names.insert(item.name.as_str());
+            }
+        }
+    }
+    Arc::new((0..list.len() as u32).filter(|i| reaching[*i as usize]).collect())
+}
+
+/// The names a function's body calls or names with template arguments (an identifier
+/// followed by `(` or `<`), each once; not its own name in its declaration. Kept per
+/// function, so an edit reads again only the function it changes.
+#[salsa::tracked(returns(ref))]
+pub fn function_names<'db>(db: &'db dyn Db, f: FunctionId<'db>) -> Arc<Vec<Arc<str>>> {
+    use msl_syntax::SyntaxKind as K;
+    let Some(g) = crate::db::function_green(db, f) else { return Arc::default() };
+    let root = msl_syntax::SyntaxNode::new_root(g.0.clone());
+    let mut names: rustc_hash::FxHashSet<String> = rustc_hash::FxHashSet::default();
+    // the body and a constructor's initializers: what the function does
+    for part in root.children().filter(|c| matches!(c.kind(), K::COMPOUND_STMT | K::CTOR_INITIALIZER)) {
+        let mut pending: Option<String> = None;
+        for t in part.descendants_with_tokens().filter_map(|e| e.into_token()) {
+            if t.kind().is_trivia() {
+                continue;
+            }
+            if let Some(name) = pending.take()
+                && matches!(t.kind(), K::L_PAREN | K::L_ANGLE)
+            {
+                names.insert(name);
+            }
+            if t.kind() == K::IDENT {
+                pending = Some(t.text().to_string());
+            }
+        }
+    }
+    let mut out: Vec<Arc<str>> = names.into_iter().map(|n| Arc::from(n.as_str())).collect();
     out.sort();
     Arc::new(out)
 }
