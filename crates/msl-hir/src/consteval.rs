@@ -466,6 +466,17 @@ impl<'r, 'a> Evaluator<'r, 'a> {
             return self.value_with(id, bindings);
         }
         let Some(id) = r.def_of_path(p) else { return Err(EvalError::NotConstant) };
+        // a variable template with its arguments (`lanes_v<float4>`)
+        if let Some(args) = p.segments.last().and_then(|s| s.args.as_ref())
+            && matches!(r.defs.def(id).kind, DefKind::Variable { .. })
+            && r.defs.def(id).generics.is_some()
+        {
+            let lowered = crate::ty::lower_args(args, r);
+            let mut bindings: Vec<(Arc<str>, crate::ty::Ty)> =
+                r.class_template_bindings(id, &lowered).into_iter().collect();
+            bindings.sort_by(|a, b| a.0.cmp(&b.0));
+            return self.value_with(id, bindings);
+        }
         self.value_of(id)
     }
 

@@ -387,12 +387,13 @@ impl<'a> Resolver<'a> {
             DefKind::Enum { .. } => Ty::new(TyKind::Enum { def: id, name: Arc::from(self.defs.qualified_name(id)) }),
             DefKind::Alias { target } => {
                 let Some(_guard) = Guard::enter(&self.depth) else { return Some(Ty::unknown()) };
+                // an alias template: its target with its parameters bound to the arguments
+                if d.generics.is_some() && !args.is_empty() {
+                    let bound: Vec<(Arc<str>, Ty)> = self.class_template_bindings(id, args).into_iter().collect();
+                    return Some(target.lower(&self.for_def(id).with_bindings(&bound)).ty);
+                }
                 let r = self.for_def(id);
                 let t = target.lower(&r).ty;
-                // an alias template's result depends on its arguments: not followed here
-                if d.generics.is_some() && !args.is_empty() {
-                    return Some(Ty::unknown());
-                }
                 Ty::alias(&d.name, t)
             }
             _ => return None,
@@ -1213,6 +1214,13 @@ impl Ctx<'_> {
                     }
                     Some(Resolution::Type(t)) => t,
                     Some(Resolution::Def(id)) => self.def_call(e, callee, id, &arg_types),
+                    // an unqualified name ordinary lookup does not find: the functions of
+                    // that name in the namespaces of the arguments' classes and enums
+                    None if let Some(id) = self.argument_dependent(callee, &arg_types) => {
+                        self.out.unresolved_names.retain(|n| *n != callee);
+                        self.out.resolutions.insert(callee, Resolution::Def(id));
+                        self.def_call(e, callee, id, &arg_types)
+                    }
                     Some(Resolution::Generic(_)) => Ty::unknown(),
                     Some(Resolution::Local(_)) | None => match callee_ty.non_reference().strip().kind() {
                         TyKind::Function(f) => f.ret.clone(),
@@ -1246,6 +1254,39 @@ impl Ctx<'_> {
                 }
             }
         }
+    }
+
+    /// Argument-dependent lookup of an unqualified callee: the first function of its name
+    /// in the innermost namespace around a class or enum among the arguments' types
+    /// (through pointers, references and arrays).
+    fn argument_dependent(&self, callee: ExprId, args: &[Ty]) -> Option<DefId> {
+        let Expr::Path(p) = &self.body.exprs[callee.0 as usize] else { return None };
+        if p.global || p.segments.len() != 1 {
+            return None;
+        }
+        let defs = self.r.defs;
+        for a in args {
+            let t = a.non_reference().strip();
+            let t = match t.kind() {
+                TyKind::Pointer { pointee, .. } => pointee.strip(),
+                TyKind::Array { elem, .. } => elem.strip(),
+                _ => t,
+            };
+            let (TyKind::Class { def, .. } | TyKind::Enum { def, .. }) = t.kind() else { continue };
+            let mut scope = defs.def(*def).scope;
+            while !matches!(defs.scope(scope).kind, ScopeKind::Namespace | ScopeKind::Global) {
+                match defs.scope(scope).parent {
+                    Some(parent) => scope = parent,
+                    None => break,
+                }
+            }
+            let found =
+                defs.lookup_in(scope, p.name()).into_iter().find(|d| matches!(defs.def(*d).kind, DefKind::Function(_)));
+            if found.is_some() {
+                return found;
+            }
+        }
+        None
     }
 
     /// A call of a unit function: the overload whose parameters take the arguments.
