@@ -1289,6 +1289,25 @@ impl Ctx<'_> {
         None
     }
 
+    /// The class template instance that qualifies a callee named with arguments before its
+    /// last name (`Reducer<T, 40>::reduce`), as lowered in this body.
+    fn qualifying_class(&self, callee: ExprId) -> Option<(DefId, Vec<TemplateArg>)> {
+        let Expr::Path(p) = &self.body.exprs[callee.0 as usize] else { return None };
+        let n = p.segments.len();
+        if n < 2 || p.segments[n - 2].args.is_none() {
+            return None;
+        }
+        let prefix = PathRef { global: p.global, segments: p.segments[..n - 1].to_vec() };
+        let t = crate::ty::TypeRef { base: crate::ty::TypeBase::Path(prefix), ..crate::ty::TypeRef::unknown() }
+            .lower(self.r)
+            .ty
+            .strip();
+        match t.kind() {
+            TyKind::Class { def, args, .. } if !args.is_empty() => Some((*def, args.to_vec())),
+            _ => None,
+        }
+    }
+
     /// A call of a unit function: the overload whose parameters take the arguments.
     fn def_call(&mut self, e: ExprId, callee: ExprId, id: DefId, args: &[Ty]) -> Ty {
         let defs = self.r.defs;
@@ -1304,7 +1323,23 @@ impl Ctx<'_> {
             .collect();
         let candidates = if candidates.is_empty() { vec![id] } else { candidates };
         let explicit = self.callee_template_args(callee);
-        let unit = self.pick_overload(&candidates, args, &explicit, &FxHashMap::default(), None);
+        // `C<A>::f(...)`: a static member of the class the arguments select, its
+        // parameters bound to them
+        let (candidates, class) = match self.qualifying_class(callee) {
+            Some((class_def, class_args)) => {
+                let inner = defs.inner_scope(class_def);
+                let own: Vec<DefId> = inner
+                    .map(|s| defs.lookup_in(s, &d.name))
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter(|c| matches!(defs.def(*c).kind, DefKind::Function(_)))
+                    .collect();
+                let own = if own.is_empty() { candidates } else { own };
+                (own, self.r.class_template_bindings(class_def, &class_args))
+            }
+            None => (candidates, FxHashMap::default()),
+        };
+        let unit = self.pick_overload(&candidates, args, &explicit, &class, None);
         // functions of the global namespace overload the library's of the same name (its
         // names are visible there as through `using namespace metal`): an exact match of
         // either wins, then the unit's, then the library's with conversions
