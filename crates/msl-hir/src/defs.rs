@@ -37,6 +37,19 @@ pub struct Defs {
     pub static_asserts: Vec<StaticAssertData>,
     /// Classes whose layout `alignas` changes (their own or a member's).
     pub class_alignas: Vec<DefId>,
+    /// Deduction guides (`template <class T> Box(T) -> Box<T>;`), in order.
+    pub deduction_guides: Vec<DeductionGuide>,
+}
+
+/// A deduction guide: the class template it is for (by name, in `scope`), its
+/// parameters and the class it deduces, in terms of its own template parameters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeductionGuide {
+    pub name: Arc<str>,
+    pub scope: ScopeId,
+    pub generics: Option<Arc<Generics>>,
+    pub params: Vec<TypeRef>,
+    pub result: TypeRef,
 }
 
 /// An expression the definitions keep for constant evaluation: lowered on its own.
@@ -530,6 +543,7 @@ pub fn collect_with_source(root: &SyntaxNode) -> (Defs, DefSourceMap) {
             explicit_instantiations: Vec::new(),
             static_asserts: Vec::new(),
             class_alignas: Vec::new(),
+            deduction_guides: Vec::new(),
         },
         node: 0,
         in_specifiers: 0,
@@ -623,6 +637,35 @@ impl Collector {
                     .and_then(|n| crate::ty::path_of(&n));
                 if let Some(path) = name.filter(|p| p.segments.last().is_some_and(|s| s.args.is_some())) {
                     self.defs.explicit_instantiations.push((scope, path));
+                }
+            }
+            SyntaxKind::DEDUCTION_GUIDE => {
+                let name = node
+                    .children()
+                    .find(|c| c.kind() == SyntaxKind::NAME)
+                    .map(|n| n.text().to_string().trim().to_string());
+                let params = node
+                    .children()
+                    .find_map(ast::ParamList::cast)
+                    .map(|l| {
+                        l.params()
+                            .map(|p| TypeRef::from_syntax(p.decl_specifiers().as_ref(), p.declarator().as_ref()))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                let result = node
+                    .children()
+                    .find(|c| c.kind() == SyntaxKind::TRAILING_RETURN)
+                    .and_then(|r| r.children().find_map(ast::Type::cast))
+                    .map(|t| TypeRef::from_type(&t));
+                if let (Some(name), Some(result)) = (name, result) {
+                    self.defs.deduction_guides.push(DeductionGuide {
+                        name: Arc::from(name),
+                        scope,
+                        generics: generics.cloned(),
+                        params,
+                        result,
+                    });
                 }
             }
             SyntaxKind::FRIEND_DECL => {

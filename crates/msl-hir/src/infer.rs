@@ -400,6 +400,77 @@ impl<'a> Resolver<'a> {
         })
     }
 
+    /// Class template argument deduction: the arguments of class template `def` that a
+    /// declaration without them (`Box b(2.0f);`) takes from its initializer's `args`,
+    /// through the deduction guides of its name (first) or its constructors. `None` when
+    /// neither binds every parameter (defaults fill the rest).
+    pub fn deduce_class_args(&self, def: DefId, args: &[Ty]) -> Option<Vec<TemplateArg>> {
+        let d = self.defs.def(def);
+        let g = d.generics.as_ref().filter(|g| !g.params.is_empty())?;
+        if args.iter().any(Ty::is_uncertain) {
+            return None;
+        }
+        let _guard = Guard::enter(&self.depth)?;
+        let bind = |params: &[Ty], bound: &mut FxHashMap<Arc<str>, Ty>| {
+            if params.len() != args.len() {
+                return false;
+            }
+            for (p, a) in params.iter().zip(args) {
+                let by_value = !matches!(p.strip().kind(), TyKind::Reference { .. });
+                let a = if by_value { crate::ty::decay(a.non_reference()) } else { a.clone() };
+                deduce(&p.non_reference(), &a, bound);
+            }
+            true
+        };
+        // the guides written for it
+        for guide in self.defs.deduction_guides.iter().filter(|gd| gd.name == d.name && gd.scope == d.scope) {
+            let r = self.at(guide.scope, guide.generics.clone());
+            let params: Vec<Ty> = guide.params.iter().map(|p| p.lower(&r).ty).collect();
+            let mut bound = FxHashMap::default();
+            if !bind(&params, &mut bound) {
+                continue;
+            }
+            let result = substitute(&guide.result.lower(&r).ty, &bound);
+            if let TyKind::Class { def: rd, args: rargs, .. } = result.strip().kind()
+                && self.defs.def(*rd).name == d.name
+                && !result.is_uncertain()
+            {
+                return Some(rargs.to_vec());
+            }
+        }
+        // its constructors
+        let inner = self.defs.inner_scope(def)?;
+        for ctor in self.defs.lookup_in(inner, &d.name) {
+            let DefKind::Function(f) = &self.defs.def(ctor).kind else { continue };
+            let r = self.for_def(ctor);
+            let params: Vec<Ty> = f.params.iter().map(|p| p.ty.lower(&r).ty).collect();
+            let mut bound = FxHashMap::default();
+            if !bind(&params, &mut bound) {
+                continue;
+            }
+            let mut out = Vec::new();
+            for p in &g.params {
+                match bound.get(&p.name) {
+                    Some(t) if !t.is_uncertain() => out.push(match t.kind() {
+                        TyKind::Library { name: "__value", args } => args.first().cloned()?,
+                        _ => TemplateArg::Type(t.clone()),
+                    }),
+                    _ => match &p.kind {
+                        crate::defs::GenericKind::Type { default: Some(dt) } => {
+                            let partial = self.class_template_bindings(def, &out);
+                            out.push(TemplateArg::Type(substitute(&dt.lower(&self.for_def(def)).ty, &partial)));
+                        }
+                        _ => break,
+                    },
+                }
+            }
+            if out.len() == g.params.len() {
+                return Some(out);
+            }
+        }
+        None
+    }
+
     /// The class a template's name with `args` names, among the `candidates` a lookup
     /// found: the specialization whose pattern the arguments match (the one with fewest
     /// parameters of its own when several do: a full specialization before a partial one),
@@ -696,11 +767,27 @@ impl Ctx<'_> {
         let local = &self.body.locals[id.0 as usize];
         let lowered = local.ty.lower(self.r);
         self.local_quals[id.0 as usize] = (lowered.space, lowered.cv);
-        let declared = lowered.ty;
+        let mut declared = lowered.ty;
         let init_ty = local.init.map(|e| {
             let expected = (!local.ty.is_auto()).then(|| declared.clone());
             self.expr(e, expected.as_ref())
         });
+        // a class template named without arguments: they come from the initializer
+        if let Some(init) = local.init
+            && self.is_template_without_args(&declared)
+        {
+            let values: Vec<ExprId> = match &self.body.exprs[init.0 as usize] {
+                Expr::Construct { args, .. } if self.is_template_without_args(&self.out.type_of(init)) => args.clone(),
+                Expr::InitList { elems } => elems.clone(),
+                _ => vec![init],
+            };
+            let types: Vec<Ty> = values.iter().map(|v| self.out.type_of(*v).non_reference()).collect();
+            let t = self.deduced_class(declared.clone(), &types);
+            if values != [init] {
+                self.set(init, t.clone());
+            }
+            declared = t;
+        }
         let t = match local.kind {
             LocalKind::Binding { index } => {
                 // an element of the hidden object: a field of a class, an element of an array
@@ -732,6 +819,35 @@ impl Ctx<'_> {
         };
         self.out.local_types[id.0 as usize] = t.clone();
         t
+    }
+
+    /// A class template named without its arguments (`Box` in `Box b(2.0f)`).
+    fn is_template_without_args(&self, t: &Ty) -> bool {
+        matches!(t.strip().kind(), TyKind::Class { def, args, .. }
+            if args.is_empty() && self.r.defs.def(*def).generics.as_ref().is_some_and(|g| !g.params.is_empty()))
+    }
+
+    /// `t`, when a class template named without arguments, with the arguments its
+    /// initializers' types `args` deduce: a single initializer of that template is copied
+    /// (its arguments are taken), else the guides and constructors decide; else `t`.
+    fn deduced_class(&self, t: Ty, args: &[Ty]) -> Ty {
+        if !self.is_template_without_args(&t) {
+            return t;
+        }
+        let stripped = t.strip();
+        let TyKind::Class { def, .. } = stripped.kind() else { return t };
+        let def = *def;
+        if let [one] = args
+            && let TyKind::Class { def: d, args: a, .. } = one.strip().kind()
+            && *d == def
+            && !a.is_empty()
+        {
+            return one.strip();
+        }
+        match self.r.deduce_class_args(def, args).and_then(|a| self.r.type_of_def(def, &a)) {
+            Some(deduced) => deduced,
+            None => t,
+        }
     }
 
     fn stmt(&mut self, s: StmtId) {
@@ -1005,9 +1121,8 @@ impl Ctx<'_> {
             Expr::Construct { ty, args, .. } => {
                 let (ty, args) = (ty.clone(), args.clone());
                 let target = ty.lower(self.r).ty;
-                for a in args {
-                    self.expr(a, None);
-                }
+                let types: Vec<Ty> = args.iter().map(|a| self.expr(*a, None).non_reference()).collect();
+                let target = self.deduced_class(target, &types);
                 self.out.resolutions.insert(e, Resolution::Type(target.clone()));
                 target
             }
@@ -1212,7 +1327,7 @@ impl Ctx<'_> {
                             }
                         }
                     }
-                    Some(Resolution::Type(t)) => t,
+                    Some(Resolution::Type(t)) => self.deduced_class(t, &arg_types),
                     Some(Resolution::Def(id)) => self.def_call(e, callee, id, &arg_types),
                     // an unqualified name ordinary lookup does not find: the functions of
                     // that name in the namespaces of the arguments' classes and enums
