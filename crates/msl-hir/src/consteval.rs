@@ -763,7 +763,7 @@ pub fn eval_text(r: &Resolver<'_>, text: &str) -> Eval<i64> {
     out
 }
 
-fn parse_expression(text: &str) -> Option<Arc<ConstExpr>> {
+pub(crate) fn parse_expression(text: &str) -> Option<Arc<ConstExpr>> {
     let source = format!("auto __value = {text};\n");
     let parse = msl_syntax::parse_text(&source, &msl_syntax::PpConfig::default());
     if parse.errors().next().is_some() {

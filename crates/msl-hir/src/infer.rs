@@ -98,6 +98,14 @@ pub struct Resolver<'a> {
     pub bindings: Option<Arc<FxHashMap<Arc<str>, Ty>>>,
     /// The types a function body declares (`using T = ...;` in the body), by name.
     local_types: std::cell::RefCell<FxHashMap<Arc<str>, Ty>>,
+    /// The body's aliases of a `decltype(...)`, lowered when used (the locals they name
+    /// are typed by then).
+    lazy_aliases: std::cell::RefCell<FxHashMap<Arc<str>, TypeRef>>,
+    /// The locals typed so far, by name, for the expressions of `decltype(...)` (the
+    /// latest of a name wins).
+    local_values: std::cell::RefCell<FxHashMap<Arc<str>, Ty>>,
+    /// In the expression of a `decltype(...)` in a body: the body's locals by name.
+    values: Option<Arc<FxHashMap<Arc<str>, Ty>>>,
     /// The return type of a function declared `auto` (or `decltype(auto)`), deduced from
     /// its body (an instantiation's for a template): given by the database, which infers
     /// the bodies.
@@ -142,8 +150,32 @@ impl<'a> Resolver<'a> {
             cache: Default::default(),
             bindings: None,
             local_types: Default::default(),
+            lazy_aliases: Default::default(),
+            local_values: Default::default(),
+            values: None,
             deduce: None,
         }
+    }
+
+    /// The type `decltype(expr)` names: the declared type of a name or member, else the
+    /// expression's type (a reference for an lvalue). The expression is inferred on its
+    /// own, its names looked up here (a body's locals among them).
+    fn decltype_of(&self, text: &str) -> Option<Ty> {
+        let inner = text.trim().strip_prefix("decltype")?.trim().strip_prefix('(')?.strip_suffix(')')?;
+        let c = crate::consteval::parse_expression(inner)?;
+        let _guard = Guard::enter(&self.depth)?;
+        let mut r = self.at(self.scope, self.generics.clone());
+        r.bindings = self.bindings.clone();
+        r.values = Some(Arc::new(self.local_values.borrow().clone()));
+        let result = infer_body(&c.body, &r, None, false);
+        let t = result.type_of(c.expr);
+        if t.is_unknown() {
+            return None;
+        }
+        Some(match &c.body.exprs[c.expr.0 as usize] {
+            Expr::Path(_) | Expr::Local(_) | Expr::Member { .. } => t.non_reference(),
+            _ => t,
+        })
     }
 
     /// The resolver of a body whose calls of functions declared `auto` take the return
@@ -606,6 +638,12 @@ impl TypeEnv for Resolver<'_> {
         {
             return Some(t.clone());
         }
+        if path.segments.len() == 1 && !path.global {
+            let lazy = self.lazy_aliases.borrow().get(path.name()).cloned();
+            if let Some(target) = lazy {
+                return Some(Ty::alias(path.name(), target.lower(self).ty));
+            }
+        }
         if path.segments.len() == 1
             && !path.global
             && let Some(g) = self.generics.as_ref().and_then(|g| g.find(path.name()))
@@ -656,6 +694,10 @@ impl TypeEnv for Resolver<'_> {
     fn const_value(&self, expr: &str) -> Option<i64> {
         let _guard = Guard::enter(&self.depth)?;
         crate::consteval::eval_text(self, expr.trim()).ok()
+    }
+
+    fn decltype(&self, text: &str) -> Option<Ty> {
+        self.decltype_of(text)
     }
 }
 
@@ -708,6 +750,10 @@ pub fn infer_body(body: &Body, resolver: &Resolver<'_>, function: Option<DefId>,
     };
     // the body's own types, each seeing those before it
     for (name, target) in &body.type_aliases {
+        if matches!(target.base, crate::ty::TypeBase::Decltype(_)) {
+            resolver.lazy_aliases.borrow_mut().insert(name.clone(), target.clone());
+            continue;
+        }
         let t = Ty::alias(name, target.lower(resolver).ty);
         resolver.local_types.borrow_mut().insert(name.clone(), t);
     }
@@ -818,6 +864,9 @@ impl Ctx<'_> {
             _ => declared,
         };
         self.out.local_types[id.0 as usize] = t.clone();
+        if !local.name.is_empty() {
+            self.r.local_values.borrow_mut().insert(local.name.clone(), t.clone());
+        }
         t
     }
 
@@ -1160,6 +1209,13 @@ impl Ctx<'_> {
 
     /// A name used as a value.
     fn path(&mut self, e: ExprId, p: &PathRef) -> Ty {
+        // in the expression of a `decltype(...)` in a body: a local of the body
+        if p.segments.len() == 1
+            && !p.global
+            && let Some(t) = self.r.values.as_ref().and_then(|v| v.get(p.name()).cloned())
+        {
+            return if matches!(t.strip().kind(), TyKind::Reference { .. }) { t } else { lvalue(t) };
+        }
         // a template parameter of the function or its class
         if p.segments.len() == 1
             && !p.global

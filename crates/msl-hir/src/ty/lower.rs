@@ -399,6 +399,10 @@ pub trait TypeEnv {
     fn def_type(&self, _id: crate::ty::DefId) -> Option<Ty> {
         None
     }
+    /// The type `decltype(text)` names (`text` is the whole `decltype(...)`).
+    fn decltype(&self, _text: &str) -> Option<Ty> {
+        None
+    }
 }
 
 /// An environment where only the library's types are known.
@@ -427,7 +431,8 @@ impl TypeRef {
             TypeBase::Builtin(words) => builtin(words),
             TypeBase::Path(p) => lower_path(p, env),
             TypeBase::Def(id) => env.def_type(*id).unwrap_or_else(Ty::unknown),
-            TypeBase::Auto | TypeBase::Decltype(_) | TypeBase::Unknown => Ty::unknown(),
+            TypeBase::Decltype(text) => env.decltype(text).unwrap_or_else(Ty::unknown),
+            TypeBase::Auto | TypeBase::Unknown => Ty::unknown(),
         };
         let (mut cv, mut space) = (self.cv, self.space);
         for op in &self.ops {
