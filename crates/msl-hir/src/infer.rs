@@ -252,8 +252,26 @@ impl<'a> Resolver<'a> {
         }
         let bound = self.class_template_bindings(def, args);
         let own_args = substitute_args(&crate::ty::lower_args(first.args.as_deref().unwrap_or_default(), self), &bound);
-        let t = found.iter().find_map(|id| self.for_def(*id).type_of_def(*id, &own_args))?;
+        let t = found.iter().find_map(|id| {
+            let own = match &self.defs.def(*id).kind {
+                DefKind::Class { .. } => self.with_outer_args(*id, &own_args, args),
+                _ => own_args.clone(),
+            };
+            self.for_def(*id).type_of_def(*id, &own)
+        })?;
         let t = substitute(&t, &bound);
+        // an alias naming a class nested in this one (`using Pair = Inner<2>;`): the nested
+        // class keeps this one's arguments too
+        let t = match t.strip().kind() {
+            TyKind::Class { def: nested, args: nargs, .. }
+                if self.defs.owner_class(*nested) == Some(def)
+                    && nargs.len() <= self.defs.def(*nested).generics.as_ref().map_or(0, |g| g.params.len()) =>
+            {
+                let full = self.with_outer_args(*nested, nargs, args);
+                self.for_def(*nested).type_of_def(*nested, &full).unwrap_or(t)
+            }
+            _ => t,
+        };
         if more.is_empty() {
             return Some(t);
         }
@@ -610,7 +628,55 @@ impl<'a> Resolver<'a> {
             };
             bound.insert(p.name.clone(), t);
         }
+        // a class nested in a class template: the enclosing templates' arguments follow its
+        // own (see `member_type`)
+        let mut rest = args.get(g.params.len()..).unwrap_or_default();
+        let mut level = g.parent.clone();
+        while let Some(outer) = level {
+            if rest.is_empty() {
+                break;
+            }
+            for (p, a) in outer.params.iter().zip(rest) {
+                match a {
+                    TemplateArg::Type(t) => {
+                        bound.entry(p.name.clone()).or_insert_with(|| t.clone());
+                    }
+                    TemplateArg::Value(v) => {
+                        bound.entry(p.name.clone()).or_insert_with(|| value_placeholder(*v));
+                    }
+                    TemplateArg::Name(_) => {}
+                }
+            }
+            rest = rest.get(outer.params.len()..).unwrap_or_default();
+            level = outer.parent.clone();
+        }
         bound
+    }
+
+    /// The arguments of class `def` (nested in a class template) as written, completed
+    /// with its parameters' defaults, then the enclosing class's `outer` arguments: a
+    /// nested class of `Outer<half>` keeps what `T` stands for.
+    fn with_outer_args(&self, def: DefId, own: &[TemplateArg], outer: &[TemplateArg]) -> Vec<TemplateArg> {
+        let Some(g) = &self.defs.def(def).generics else { return own.to_vec() };
+        if g.parent.is_none() || outer.is_empty() || own.len() > g.params.len() {
+            return own.to_vec();
+        }
+        let bound = self.class_template_bindings(def, own);
+        let mut full = own.to_vec();
+        for p in &g.params[own.len()..] {
+            match bound.get(&p.name) {
+                Some(t) => full.push(match t.kind() {
+                    TyKind::Library { name: "__value", args } => match args.first() {
+                        Some(a) => a.clone(),
+                        None => return own.to_vec(),
+                    },
+                    _ => TemplateArg::Type(t.clone()),
+                }),
+                None => return own.to_vec(),
+            }
+        }
+        full.extend(outer.iter().cloned());
+        full
     }
 
     /// The declared type of a variable, field or parameter-like definition.
