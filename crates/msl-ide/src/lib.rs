@@ -21,6 +21,7 @@ mod folding;
 mod hover;
 mod index;
 mod inlay;
+mod links;
 mod locate;
 mod references;
 mod resolve;
@@ -44,6 +45,7 @@ pub use diagnostics::{FileDiagnostic, Related};
 pub use folding::{Fold, FoldKind};
 pub use hover::Hover;
 pub use inlay::{InlayHint, InlayKind};
+pub use links::DocumentLink;
 /// The stack size of a thread that runs analyses (see [`msl_hir::ANALYSIS_STACK_SIZE`]).
 pub use msl_hir::ANALYSIS_STACK_SIZE;
 pub use msl_syntax::{TextRange, TextSize, free_in_background};
@@ -306,6 +308,11 @@ impl Snapshot {
     /// Inlay hints in `range`: deduced `auto` types and parameter names at calls.
     pub fn inlay_hints(&self, path: &Path, range: TextRange) -> Cancellable<Vec<InlayHint>> {
         self.with(|| self.file(path).map(|f| inlay::inlay_hints(&f, range)).unwrap_or_default())
+    }
+
+    /// The files the `#include`s and `#import`s of a file name, on the names.
+    pub fn document_links(&self, path: &Path) -> Cancellable<Vec<DocumentLink>> {
+        self.with(|| self.file(path).map(|f| links::document_links(&f)).unwrap_or_default())
     }
 
     /// Folding ranges: braces, comment blocks, `#if` regions, runs of `#include`s.

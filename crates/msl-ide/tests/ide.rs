@@ -639,3 +639,22 @@ T blend(T a, T b) {
         assert!(!labels.contains(&hidden), "{hidden} offered in:\n{all}");
     }
 }
+
+/// Each `#include` of a file found on disk links to it, on its name; the library's
+/// headers are built in and have none, nor has a header that is not found.
+#[test]
+fn document_links_cover_the_names_of_included_files() {
+    let dir = std::env::temp_dir().join(format!("msl-ide-links-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("inc")).unwrap();
+    std::fs::write(dir.join("inc/common.h"), "#pragma once\ninline float gain(float x) { return x; }\n").unwrap();
+    let main = "#include <metal_stdlib>\n#include \"inc/common.h\"\n#include \"missing.h\"\n#import \"inc/common.h\"\n";
+    let path = dir.join("main.metal");
+    let mut host = AnalysisHost::new();
+    host.open(&path, Arc::from(main), FileSettings::default());
+    let links = host.snapshot().document_links(&path).unwrap();
+    let shown: Vec<(String, PathBuf)> =
+        links.iter().map(|l| (main[std::ops::Range::<usize>::from(l.range)].to_string(), l.target.clone())).collect();
+    let header = dir.join("inc/common.h");
+    assert_eq!(shown, vec![("inc/common.h".to_string(), header.clone()), ("inc/common.h".to_string(), header)]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

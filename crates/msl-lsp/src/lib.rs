@@ -578,6 +578,10 @@ impl LanguageServer for Backend {
         proto::folding_range(self, params).await
     }
 
+    async fn document_link(&self, params: DocumentLinkParams) -> Result<Option<Vec<DocumentLink>>> {
+        proto::document_link(self, params).await
+    }
+
     async fn selection_range(&self, params: SelectionRangeParams) -> Result<Option<Vec<SelectionRange>>> {
         proto::selection_range(self, params).await
     }

@@ -94,6 +94,10 @@ pub(crate) async fn initialize(b: &Backend, params: InitializeParams) -> Result<
         )),
         inlay_hint_provider: Some(OneOf::Left(true)),
         folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
+        document_link_provider: Some(DocumentLinkOptions {
+            resolve_provider: Some(false),
+            work_done_progress_options: WorkDoneProgressOptions::default(),
+        }),
         selection_range_provider: Some(SelectionRangeProviderCapability::Simple(true)),
         code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
             code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
@@ -857,6 +861,24 @@ pub(crate) async fn folding_range(b: &Backend, params: FoldingRangeParams) -> Re
                         }),
                         collapsed_text: None,
                     })
+                })
+                .collect(),
+        ))
+    })
+    .await
+}
+
+pub(crate) async fn document_link(b: &Backend, params: DocumentLinkParams) -> Result<Option<Vec<DocumentLink>>> {
+    b.with_doc(&params.text_document.uri, "document links", move |snap, view| {
+        let links = snap.document_links(&view.path)?;
+        Ok(Some(
+            links
+                .into_iter()
+                .map(|l| DocumentLink {
+                    range: view.range(l.range),
+                    tooltip: Some(l.target.display().to_string()),
+                    target: Some(uri_of(&l.target)),
+                    data: None,
                 })
                 .collect(),
         ))

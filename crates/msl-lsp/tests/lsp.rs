@@ -351,6 +351,22 @@ async fn navigation_definitions_references_highlights_rename() {
     assert!(r["error"]["message"].as_str().unwrap().contains("keyword"), "{r}");
 }
 
+/// `#include "common.h"` links to the header's file, on its name; `<metal_stdlib>` is
+/// built in and has no link.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn document_links_open_included_headers() {
+    let s = start("links", json!({})).await;
+    s.open("kernel.metal").await;
+    let doc = json!({"textDocument": {"uri": s.uri("kernel.metal")}});
+    let links = s.client.request("textDocument/documentLink", doc).await;
+    let links = links.as_array().expect("a list of links");
+    assert_eq!(links.len(), 1, "{links:#?}");
+    assert_eq!(links[0]["target"], s.uri("common.h").as_str());
+    let range = &links[0]["range"];
+    assert_eq!(range["start"], position(&s.text("kernel.metal"), "common.h", 0));
+    assert_eq!(range["end"], position(&s.text("kernel.metal"), "common.h", 8));
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn symbols_tokens_hints_folding_selection() {
     let s = start("symbols", json!({})).await;
