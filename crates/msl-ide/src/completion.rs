@@ -31,6 +31,10 @@ pub enum CompletionKind {
     Keyword,
     Attribute,
     Snippet,
+    /// A file to include.
+    File,
+    /// A folder on the way to a file to include.
+    Folder,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -202,13 +206,63 @@ fn directive_completions(cx: &FileCtx, lead: &str) -> Vec<CompletionItem> {
     }
     let word = directive.split_whitespace().next().unwrap_or("");
     match word {
-        "include" | "import" if directive.contains('<') => msl_syntax::LIBRARY_HEADERS
-            .iter()
-            .map(|h| item(*h, CompletionKind::Namespace, Some("built-in header".into()), 0))
-            .collect(),
+        "include" | "import" => include_completions(cx, directive[word.len()..].trim_start()),
         "ifdef" | "ifndef" | "undef" | "if" | "elif" => macro_items(cx, &|_| true),
         _ => Vec::new(),
     }
+}
+
+/// The extensions of files offered after `#include`.
+const INCLUDABLE: [&str; 8] = ["h", "hh", "hpp", "hxx", "inc", "ipp", "metal", "inl"];
+
+/// Completion of the path in `#include "..."` or `<...>` (`typed`: the directive's text
+/// from the quote or bracket to the cursor): the folders and headers in the folder typed
+/// so far, looked for next to the file (quoted only) and in the include directories, and
+/// the library's headers after `<` with no folder typed.
+fn include_completions(cx: &FileCtx, typed: &str) -> Vec<CompletionItem> {
+    let angled = typed.starts_with('<');
+    let Some(path) = typed.strip_prefix('<').or_else(|| typed.strip_prefix('"')) else { return Vec::new() };
+    // the folders typed so far (`inc/` in `inc/co`)
+    let folder = path.rfind('/').map_or("", |i| &path[..=i]);
+    let mut out = Vec::new();
+    if angled && folder.is_empty() {
+        out.extend(
+            msl_syntax::LIBRARY_HEADERS
+                .iter()
+                .map(|h| item(*h, CompletionKind::Namespace, Some("built-in header".into()), 0)),
+        );
+    }
+    let mut bases: Vec<std::path::PathBuf> = Vec::new();
+    if !angled && let Some(dir) = cx.path_of(0).parent() {
+        bases.push(dir.to_path_buf());
+    }
+    bases.extend(cx.settings.config.include_dirs.iter().cloned());
+    let mut seen = FxHashSet::default();
+    for base in bases {
+        let Ok(entries) = std::fs::read_dir(base.join(folder)) else { continue };
+        // a folder of thousands of files is cut short rather than read whole
+        for entry in entries.flatten().take(2000) {
+            let name = entry.file_name().to_string_lossy().to_string();
+            if name.starts_with('.') {
+                continue;
+            }
+            let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+            let includable = std::path::Path::new(&name)
+                .extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| INCLUDABLE.contains(&e.to_ascii_lowercase().as_str()));
+            if !(is_dir || includable) || !seen.insert((name.clone(), is_dir)) {
+                continue;
+            }
+            let shown = base.join(folder).join(&name).display().to_string();
+            out.push(if is_dir {
+                item(format!("{name}/"), CompletionKind::Folder, Some(shown), 1)
+            } else {
+                item(name, CompletionKind::File, Some(shown), 0)
+            });
+        }
+    }
+    out
 }
 
 fn macro_items(cx: &FileCtx, wanted: &dyn Fn(&str) -> bool) -> Vec<CompletionItem> {

@@ -658,3 +658,42 @@ fn document_links_cover_the_names_of_included_files() {
     assert_eq!(shown, vec![("inc/common.h".to_string(), header.clone()), ("inc/common.h".to_string(), header)]);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// After `#include "` the folders and headers next to the file and in the include
+/// directories, in the folder typed so far; after `<` the library's headers too.
+#[test]
+fn include_paths_complete_from_the_file_s_folder_and_the_include_directories() {
+    let dir = std::env::temp_dir().join(format!("msl-ide-include-completion-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("src/inc/deep")).unwrap();
+    std::fs::create_dir_all(dir.join("third_party")).unwrap();
+    std::fs::write(dir.join("src/inc/common.h"), "").unwrap();
+    std::fs::write(dir.join("src/inc/notes.txt"), "").unwrap();
+    std::fs::write(dir.join("src/shading.metal"), "").unwrap();
+    std::fs::write(dir.join("third_party/vendor.hpp"), "").unwrap();
+    let path = dir.join("src/main.metal");
+    let labels = |text: &str| {
+        let at = text.find("$0").unwrap();
+        let clean = text.replacen("$0", "", 1);
+        let mut host = AnalysisHost::new();
+        let mut settings = FileSettings::default();
+        settings.config.include_dirs.push(dir.join("third_party"));
+        host.open(&path, Arc::from(clean.as_str()), settings);
+        let mut labels: Vec<String> = host
+            .snapshot()
+            .completions(&path, TextSize::from(at as u32))
+            .unwrap()
+            .items
+            .into_iter()
+            .map(|i| i.label)
+            .collect();
+        labels.sort();
+        labels
+    };
+    assert_eq!(labels("#include \"$0\n"), ["inc/", "shading.metal", "vendor.hpp"]);
+    assert_eq!(labels("#include \"inc/$0\n"), ["common.h", "deep/"]);
+    assert_eq!(labels("#include \"inc/co$0\n"), ["common.h"]);
+    let angled = labels("#include <$0\n");
+    assert!(angled.contains(&"metal_stdlib".to_string()) && angled.contains(&"vendor.hpp".to_string()), "{angled:?}");
+    assert!(!angled.contains(&"inc/".to_string()), "a bracketed include does not look next to the file: {angled:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -393,6 +393,8 @@ fn completion_kind(k: CompletionKind) -> CompletionItemKind {
         CompletionKind::Keyword => CompletionItemKind::KEYWORD,
         CompletionKind::Attribute => CompletionItemKind::PROPERTY,
         CompletionKind::Snippet => CompletionItemKind::SNIPPET,
+        CompletionKind::File => CompletionItemKind::FILE,
+        CompletionKind::Folder => CompletionItemKind::FOLDER,
     }
 }
 

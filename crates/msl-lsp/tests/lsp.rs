@@ -367,6 +367,18 @@ async fn document_links_open_included_headers() {
     assert_eq!(range["end"], position(&s.text("kernel.metal"), "common.h", 8));
 }
 
+/// Inside `#include "`, the headers next to the file are offered as files.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn include_paths_complete_with_the_headers_beside_the_file() {
+    let s = start("include-completion", json!({})).await;
+    std::fs::write(s.path("new.metal"), "#include \"co\n").unwrap();
+    s.open("new.metal").await;
+    let items = s.at("textDocument/completion", "new.metal", "co", 2).await;
+    let items = items.get("items").unwrap_or(&items).as_array().cloned().unwrap_or_default();
+    let header = items.iter().find(|i| i["label"] == "common.h").unwrap_or_else(|| panic!("{items:#?}"));
+    assert_eq!(header["kind"], 17, "a file");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn symbols_tokens_hints_folding_selection() {
     let s = start("symbols", json!({})).await;
