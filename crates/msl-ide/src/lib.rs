@@ -17,6 +17,7 @@ mod actions;
 mod builtins;
 mod completion;
 mod diagnostics;
+mod expand;
 mod folding;
 mod hover;
 mod index;
@@ -42,6 +43,7 @@ pub use actions::{CodeAction, FileEdit};
 pub use builtins::{BUILTIN_LIBRARY_PATH, builtin_library_text};
 pub use completion::{CompletionItem, CompletionKind, Completions, docs as completion_docs};
 pub use diagnostics::{FileDiagnostic, Related};
+pub use expand::MacroExpansion;
 pub use folding::{Fold, FoldKind};
 pub use hover::Hover;
 pub use inlay::{InlayHint, InlayKind};
@@ -328,6 +330,11 @@ impl Snapshot {
     /// Quick fixes for the diagnostics that touch `range`, and refactorings there.
     pub fn code_actions(&self, path: &Path, range: TextRange) -> Cancellable<Vec<CodeAction>> {
         self.with(|| self.file(path).map(|f| actions::code_actions(&f, range)).unwrap_or_default())
+    }
+
+    /// The macro invocation at `offset` and what it expands to.
+    pub fn expand_macro(&self, path: &Path, offset: TextSize) -> Cancellable<Option<MacroExpansion>> {
+        self.with(|| self.file(path).and_then(|f| expand::expand_macro(&f, offset)))
     }
 
     /// The syntax tree of a file, as text (for bug reports).

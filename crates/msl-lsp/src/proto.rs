@@ -15,6 +15,9 @@ use crate::convert::{Encoding, LineIndex};
 use crate::{Backend, Doc, DocView, uri_of, uri_to_path};
 
 pub(crate) const COMMAND_SYNTAX_TREE: &str = "msl.syntaxTree";
+/// `msl.expandMacro` with `{"uri", "position"}`: the macro invocation there and what it
+/// expands to, `{"name", "range", "expansion"}`, or `null`.
+pub(crate) const COMMAND_EXPAND_MACRO: &str = "msl.expandMacro";
 pub(crate) const COMMAND_PANIC: &str = "msl.internal.panic";
 
 pub(crate) async fn initialize(b: &Backend, params: InitializeParams) -> Result<InitializeResult> {
@@ -104,7 +107,11 @@ pub(crate) async fn initialize(b: &Backend, params: InitializeParams) -> Result<
             ..Default::default()
         })),
         execute_command_provider: Some(ExecuteCommandOptions {
-            commands: vec![COMMAND_SYNTAX_TREE.into(), crate::compiler::COMMAND_SHOW_AIR.into()],
+            commands: vec![
+                COMMAND_SYNTAX_TREE.into(),
+                COMMAND_EXPAND_MACRO.into(),
+                crate::compiler::COMMAND_SHOW_AIR.into(),
+            ],
             ..Default::default()
         }),
         workspace: Some(WorkspaceServerCapabilities {
@@ -971,6 +978,26 @@ pub(crate) async fn execute_command(b: &Backend, params: ExecuteCommandParams) -
         crate::compiler::COMMAND_SHOW_AIR => {
             let uri = uri_argument(&params)?;
             crate::compiler::show_air(b, &uri).await
+        }
+        COMMAND_EXPAND_MACRO => {
+            let uri = uri_argument(&params)?;
+            let position: Position = params
+                .arguments
+                .first()
+                .and_then(|a| a.get("position"))
+                .and_then(|p| serde_json::from_value(p.clone()).ok())
+                .ok_or_else(|| Error::invalid_params("expected the position as `position` in the first argument"))?;
+            b.with_doc(&uri, "macro expansion", move |snap, view| {
+                let found = snap.expand_macro(&view.path, view.offset(position))?;
+                Ok(found.map(|m| {
+                    json!({
+                        "name": m.name,
+                        "range": view.range(m.range),
+                        "expansion": m.expansion,
+                    })
+                }))
+            })
+            .await
         }
         COMMAND_PANIC => {
             b.run_blocking("msl.internal.panic", || -> msl_ide::Cancellable<Option<Value>> {

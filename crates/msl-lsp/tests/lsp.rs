@@ -367,6 +367,23 @@ async fn document_links_open_included_headers() {
     assert_eq!(range["end"], position(&s.text("kernel.metal"), "common.h", 8));
 }
 
+/// `msl.expandMacro` gives the invocation at the position and its expansion; `null`
+/// where there is none.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn macro_invocations_expand_on_request() {
+    let s = start("expand", json!({})).await;
+    s.open("kernel.metal").await;
+    let text = s.text("kernel.metal");
+    let expand = |needle: &str, delta: u32| json!({"command": "msl.expandMacro", "arguments": [{"uri": s.uri("kernel.metal"), "position": position(&text, needle, delta)}]});
+    let found = s.client.request("workspace/executeCommand", expand("SCALE(v)", 2)).await;
+    assert_eq!(found["name"], "SCALE", "{found:#}");
+    assert_eq!(found["expansion"], "((v) * 2.0f)\n", "{found:#}");
+    assert_eq!(found["range"]["start"], position(&text, "SCALE(v)", 0));
+    assert_eq!(found["range"]["end"], position(&text, "SCALE(v)", 8));
+    let nothing = s.client.request("workspace/executeCommand", expand("clamp", 1)).await;
+    assert!(nothing.is_null(), "{nothing:#}");
+}
+
 /// Inside `#include "`, the headers next to the file are offered as files.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn include_paths_complete_with_the_headers_beside_the_file() {
