@@ -23,17 +23,20 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 /** Commands of this extension. They differ from the server's own command names
- * (`msl.syntaxTree`, `msl.showAir`), which the language client registers by itself. */
+ * (`msl.syntaxTree`, `msl.showAir`, `msl.expandMacro`), which the language client
+ * registers by itself. */
 export const Commands = {
   restartServer: 'msl.vscode.restartServer',
   showAir: 'msl.vscode.showAir',
   showSyntaxTree: 'msl.vscode.showSyntaxTree',
+  expandMacro: 'msl.vscode.expandMacro',
   openLogs: 'msl.vscode.openLogs',
 } as const;
 
 /** The server's `workspace/executeCommand` names. */
 const SERVER_SHOW_AIR = 'msl.showAir';
 const SERVER_SYNTAX_TREE = 'msl.syntaxTree';
+const SERVER_EXPAND_MACRO = 'msl.expandMacro';
 
 const statusNotification = new NotificationType<unknown>('msl/status');
 
@@ -55,6 +58,7 @@ class Controller implements vscode.Disposable {
   private readonly statusItem: vscode.StatusBarItem;
   private readonly air: VirtualDocuments;
   private readonly trees: VirtualDocuments;
+  private readonly expansions: VirtualDocuments;
   private readonly subscriptions: vscode.Disposable[] = [];
   private client: LanguageClient | undefined;
   private serverStatus: ServerStatus | undefined;
@@ -74,15 +78,18 @@ class Controller implements vscode.Disposable {
     this.statusItem.command = Commands.openLogs;
     this.air = new VirtualDocuments('msl-air', '.ll');
     this.trees = new VirtualDocuments('msl-syntax-tree', '.syntax-tree');
+    this.expansions = new VirtualDocuments('msl-macro-expansion', '.expansion.metal');
     this.subscriptions.push(
       this.output,
       this.statusItem,
       this.air,
       this.trees,
+      this.expansions,
       vscode.commands.registerCommand(Commands.restartServer, () => this.restart()),
       vscode.commands.registerCommand(Commands.openLogs, () => this.output.show(true)),
       vscode.commands.registerCommand(Commands.showAir, () => this.showAir()),
       vscode.commands.registerCommand(Commands.showSyntaxTree, () => this.showSyntaxTree()),
+      vscode.commands.registerCommand(Commands.expandMacro, () => this.expandMacro()),
       vscode.workspace.onDidChangeConfiguration((e) => this.onConfigurationChanged(e)),
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
         this.log('The workspace is now trusted: sending the full settings to the server.');
@@ -412,6 +419,38 @@ class Controller implements vscode.Disposable {
     if (text !== undefined) {
       await this.showBeside(this.trees.update(doc.uri, text), 'plaintext');
     }
+  }
+
+  /** The macro invocation at the cursor, expanded, in a read-only document beside it. */
+  private async expandMacro(): Promise<void> {
+    const doc = this.activeMetalDocument();
+    const client = doc && this.runningClient();
+    const editor = vscode.window.activeTextEditor;
+    if (doc === undefined || client === undefined || editor === undefined) {
+      return;
+    }
+    let result: unknown;
+    try {
+      result = await client.sendRequest(ExecuteCommandRequest.type, {
+        command: SERVER_EXPAND_MACRO,
+        arguments: [
+          {
+            uri: client.code2ProtocolConverter.asUri(doc.uri),
+            position: client.code2ProtocolConverter.asPosition(editor.selection.active),
+          },
+        ],
+      });
+    } catch (e) {
+      void vscode.window.showErrorMessage(`MSL: ${e instanceof Error ? e.message : String(e)}`);
+      return;
+    }
+    const found = result as { name?: unknown; expansion?: unknown } | null;
+    if (found === null || typeof found !== 'object' || typeof found.expansion !== 'string') {
+      void vscode.window.showInformationMessage('MSL: there is no macro invocation at the cursor.');
+      return;
+    }
+    const text = `// ${String(found.name)} expands to:\n${found.expansion}`;
+    await this.showBeside(this.expansions.update(doc.uri, text), 'metal');
   }
 
   /** Keeps an open syntax tree in step with its source as the user types. */

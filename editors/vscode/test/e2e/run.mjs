@@ -614,6 +614,20 @@ async function drive(page, changeSettings) {
   }
   log('MSL: Show Syntax Tree opened the tree beside the source');
 
+  // the macro at the cursor, expanded in a document beside the source
+  const macroToken = editor
+    .locator('.view-line', { hasText: 'UNIT_MAX);' })
+    .locator('span span', { hasText: /^UNIT_MAX$/ })
+    .first();
+  await macroToken.click();
+  await runPaletteCommand(page, 'MSL: Expand Macro at Cursor');
+  const expansion = page.locator('.editor-instance .view-line', { hasText: 'UNIT_MAX expands to:' });
+  await eventually('the macro expansion document to open', 30 * 1000, async () =>
+    (await page.locator('.tab', { hasText: `${FIXTURE_FILE}.expansion.metal` }).count()) > 0 &&
+    (await expansion.count()) > 0,
+  );
+  log('MSL: Expand Macro at Cursor opened the expansion of UNIT_MAX beside the source');
+
   // AIR needs Apple's compiler: without one the server's error must be shown, with one the IR
   await runCommand(page, editor, 'MSL: Show AIR');
   const outcome = await eventually('MSL: Show AIR to show the IR or the server error', 60 * 1000, async () => {

@@ -65,6 +65,7 @@ test('enums have the values the server expects', () => {
 test("commands are the extension's own, titled under MSL", () => {
   const ids = contributes.commands.map((c: { command: string }) => c.command);
   assert.deepEqual(ids.sort(), [
+    'msl.vscode.expandMacro',
     'msl.vscode.openLogs',
     'msl.vscode.restartServer',
     'msl.vscode.showAir',
@@ -78,7 +79,7 @@ test("commands are the extension's own, titled under MSL", () => {
   for (const id of ids) {
     assert.ok(source.includes(`'${id}'`), `${id} is registered in extension.ts`);
   }
-  for (const serverCommand of ['msl.syntaxTree', 'msl.showAir']) {
+  for (const serverCommand of ['msl.syntaxTree', 'msl.showAir', 'msl.expandMacro']) {
     assert.ok(!ids.includes(serverCommand));
   }
 });
