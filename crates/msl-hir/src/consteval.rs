@@ -460,10 +460,7 @@ impl<'r, 'a> Evaluator<'r, 'a> {
             let TyKind::Class { def, args, .. } = class.kind() else { return Err(EvalError::NotConstant) };
             let Some(inner) = r.defs.inner_scope(*def) else { return Err(EvalError::NotConstant) };
             let Some(&id) = r.defs.lookup_in(inner, p.name()).first() else { return Err(EvalError::NotConstant) };
-            let mut bindings: Vec<(Arc<str>, crate::ty::Ty)> =
-                r.class_template_bindings(*def, args).into_iter().collect();
-            bindings.sort_by(|a, b| a.0.cmp(&b.0));
-            return self.value_with(id, bindings);
+            return self.value_with(id, r.class_template_bindings(*def, args));
         }
         let Some(id) = r.def_of_path(p) else { return Err(EvalError::NotConstant) };
         // a variable template with its arguments (`lanes_v<float4>`)
@@ -472,17 +469,16 @@ impl<'r, 'a> Evaluator<'r, 'a> {
             && r.defs.def(id).generics.is_some()
         {
             let lowered = crate::ty::lower_args(args, r);
-            let mut bindings: Vec<(Arc<str>, crate::ty::Ty)> =
-                r.class_template_bindings(id, &lowered).into_iter().collect();
-            bindings.sort_by(|a, b| a.0.cmp(&b.0));
-            return self.value_with(id, bindings);
+            return self.value_with(id, r.class_template_bindings(id, &lowered));
         }
         self.value_of(id)
     }
 
     /// The value of a constant of a class template's instantiation: its parameters bound
-    /// to `bindings` (sorted by name); evaluated once per instantiation.
-    fn value_with(&self, id: DefId, bindings: Vec<(Arc<str>, crate::ty::Ty)>) -> Eval<Value> {
+    /// to `bound`; evaluated once per instantiation.
+    fn value_with(&self, id: DefId, bound: FxHashMap<Arc<str>, crate::ty::Ty>) -> Eval<Value> {
+        let mut bindings: Vec<(Arc<str>, crate::ty::Ty)> = bound.into_iter().collect();
+        bindings.sort_by(|a, b| a.0.cmp(&b.0));
         if bindings.is_empty() {
             return self.value_of(id);
         }
@@ -733,22 +729,7 @@ impl<'r, 'a> Evaluator<'r, 'a> {
 /// The value of a constant expression written as text (an array bound, a template
 /// argument kept as text), looked up from `r`'s scope. Parsed once per text.
 pub fn eval_text(r: &Resolver<'_>, text: &str) -> Eval<i64> {
-    thread_local! {
-        static PARSED: std::cell::RefCell<FxHashMap<Arc<str>, Option<Arc<ConstExpr>>>> = Default::default();
-    }
-    let parsed = PARSED.with(|p| {
-        if let Some(c) = p.borrow().get(text) {
-            return c.clone();
-        }
-        let c = parse_expression(text);
-        let mut map = p.borrow_mut();
-        if map.len() > 4096 {
-            map.clear();
-        }
-        map.insert(Arc::from(text), c.clone());
-        c
-    });
-    let c = parsed.ok_or(EvalError::NotConstant)?;
+    let c = parse_expression(text).ok_or(EvalError::NotConstant)?;
     // a bound inside a bound inside ...: a few levels are real, more are a cycle
     thread_local! {
         static NESTED: Cell<u32> = const { Cell::new(0) };
@@ -763,7 +744,27 @@ pub fn eval_text(r: &Resolver<'_>, text: &str) -> Eval<i64> {
     out
 }
 
+/// An expression written as text (an array bound, a template argument, the operand of
+/// `decltype`), lowered on its own; each text parsed once per thread.
 pub(crate) fn parse_expression(text: &str) -> Option<Arc<ConstExpr>> {
+    thread_local! {
+        static PARSED: std::cell::RefCell<FxHashMap<Arc<str>, Option<Arc<ConstExpr>>>> = Default::default();
+    }
+    PARSED.with(|p| {
+        if let Some(c) = p.borrow().get(text) {
+            return c.clone();
+        }
+        let c = parse_expression_uncached(text);
+        let mut map = p.borrow_mut();
+        if map.len() > 4096 {
+            map.clear();
+        }
+        map.insert(Arc::from(text), c.clone());
+        c
+    })
+}
+
+fn parse_expression_uncached(text: &str) -> Option<Arc<ConstExpr>> {
     let source = format!("auto __value = {text};\n");
     let parse = msl_syntax::parse_text(&source, &msl_syntax::PpConfig::default());
     if parse.errors().next().is_some() {

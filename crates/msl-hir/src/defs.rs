@@ -261,6 +261,17 @@ impl Defs {
         out
     }
 
+    /// The innermost namespace (or the global scope) around `scope`.
+    pub fn namespace_of(&self, mut scope: ScopeId) -> ScopeId {
+        while matches!(self.scope(scope).kind, ScopeKind::Class | ScopeKind::Enum) {
+            match self.scope(scope).parent {
+                Some(p) => scope = p,
+                None => break,
+            }
+        }
+        scope
+    }
+
     /// The class a member belongs to.
     pub fn owner_class(&self, id: DefId) -> Option<DefId> {
         let scope = self.scope(self.def(id).scope);
@@ -766,14 +777,8 @@ impl Collector {
     }
 
     /// The nearest namespace scope at or around `scope`.
-    fn namespace_of(&self, mut scope: ScopeId) -> ScopeId {
-        while matches!(self.defs.scope(scope).kind, ScopeKind::Class | ScopeKind::Enum) {
-            match self.defs.scope(scope).parent {
-                Some(p) => scope = p,
-                None => break,
-            }
-        }
-        scope
+    fn namespace_of(&self, scope: ScopeId) -> ScopeId {
+        self.defs.namespace_of(scope)
     }
 
     fn namespace(&mut self, node: &SyntaxNode, scope: ScopeId) {

@@ -466,9 +466,7 @@ impl<'a> Resolver<'a> {
                 return false;
             }
             for (p, a) in params.iter().zip(args) {
-                let by_value = !matches!(p.strip().kind(), TyKind::Reference { .. });
-                let a = if by_value { crate::ty::decay(a.non_reference()) } else { a.clone() };
-                deduce(&p.non_reference(), &a, bound);
+                deduce_argument(p, a, bound);
             }
             true
         };
@@ -1510,13 +1508,7 @@ impl Ctx<'_> {
                 _ => t,
             };
             let (TyKind::Class { def, .. } | TyKind::Enum { def, .. }) = t.kind() else { continue };
-            let mut scope = defs.def(*def).scope;
-            while !matches!(defs.scope(scope).kind, ScopeKind::Namespace | ScopeKind::Global) {
-                match defs.scope(scope).parent {
-                    Some(parent) => scope = parent,
-                    None => break,
-                }
-            }
+            let scope = defs.namespace_of(defs.def(*def).scope);
             let found =
                 defs.lookup_in(scope, p.name()).into_iter().find(|d| matches!(defs.def(*d).kind, DefKind::Function(_)));
             if found.is_some() {
@@ -1674,10 +1666,7 @@ impl Ctx<'_> {
                     }
                 }
                 for (p, a) in ft.params.iter().zip(args) {
-                    // a parameter taken by value sees an array argument as a pointer
-                    let by_value = !matches!(p.strip().kind(), TyKind::Reference { .. });
-                    let a = if by_value { crate::ty::decay(a.non_reference()) } else { a.clone() };
-                    deduce(&substitute(&p.non_reference(), &bound), &a, &mut bound);
+                    deduce_argument(&substitute(p, &bound), a, &mut bound);
                 }
             }
             let mut ok = true;
@@ -2285,6 +2274,14 @@ fn conversion_cost(from: &Ty, to: &Ty) -> Option<u32> {
 }
 
 /// Binds the template parameters in `pattern` from `actual`.
+/// [`deduce`] from a call's argument: a parameter taken by value sees an array argument
+/// as a pointer.
+fn deduce_argument(param: &Ty, arg: &Ty, bound: &mut FxHashMap<Arc<str>, Ty>) {
+    let by_value = !matches!(param.strip().kind(), TyKind::Reference { .. });
+    let arg = if by_value { crate::ty::decay(arg.non_reference()) } else { arg.clone() };
+    deduce(&param.non_reference(), &arg, bound);
+}
+
 fn deduce(pattern: &Ty, actual: &Ty, bound: &mut FxHashMap<Arc<str>, Ty>) {
     let actual = actual.strip();
     match (pattern.strip().kind(), actual.kind()) {
