@@ -215,7 +215,9 @@ impl Checker<'_> {
 
     fn function(&mut self, f: &ast::Function) {
         let stage = f.stage();
-        if matches!(stage, Some(Stage::Kernel | Stage::Vertex | Stage::Fragment)) {
+        // a declaration without a body (a prototype, an explicit instantiation) is checked
+        // where the function is defined
+        if matches!(stage, Some(Stage::Kernel | Stage::Vertex | Stage::Fragment)) && f.body().is_some() {
             self.entry_point(f, stage.unwrap_or(Stage::Kernel));
         }
         self.walk_body(f.syntax());

@@ -119,6 +119,40 @@ impl<'db> Semantics<'db> {
         &self.defs
     }
 
+    /// The first declaration of the entity `id` declares: a function's first declaration
+    /// with the same parameter types in the same scope (its prototype, when it has one), a
+    /// class's first declaration (a forward declaration, when there is one). Every
+    /// declaration of one entity has the same canonical declaration; overloads differ.
+    pub fn canonical_def(&self, id: DefId) -> DefId {
+        let d = self.defs.def(id);
+        let same = |other: &DefKind| match (&d.kind, other) {
+            (DefKind::Function(f), DefKind::Function(g)) => {
+                f.params.len() == g.params.len()
+                    && f.params.iter().zip(&g.params).all(|(a, b)| a.ty == b.ty)
+                    && f.is_const == g.is_const
+                    && f.variadic == g.variadic
+            }
+            (DefKind::Class { .. }, DefKind::Class { pattern: p2, .. }) => {
+                matches!(&d.kind, DefKind::Class { pattern, .. } if pattern == p2)
+            }
+            (DefKind::Enum { .. }, DefKind::Enum { .. }) => true,
+            (DefKind::Variable { .. }, DefKind::Variable { .. }) => true,
+            _ => false,
+        };
+        if !matches!(
+            d.kind,
+            DefKind::Function(_) | DefKind::Class { .. } | DefKind::Enum { .. } | DefKind::Variable { .. }
+        ) {
+            return id;
+        }
+        self.defs
+            .lookup_in(d.scope, &d.name)
+            .into_iter()
+            .filter(|o| *o == id || same(&self.defs.def(*o).kind))
+            .min_by_key(|o| (self.def_source(*o).map(|s| s.name.start()), o.0))
+            .unwrap_or(id)
+    }
+
     /// Where a definition is.
     pub fn def_source(&self, id: DefId) -> Option<DefSource> {
         self.sources.get(id)
@@ -489,6 +523,21 @@ impl<'db> Semantics<'db> {
             }
         }
         self.resolve_token(&name)
+    }
+
+    /// The classes of the unit a class names as its bases, in the order written (bases
+    /// that are template parameters or library types are left out).
+    pub fn direct_bases(&self, class: DefId) -> Vec<DefId> {
+        let DefKind::Class { bases, .. } = &self.defs.def(class).kind else { return Vec::new() };
+        let r = self.resolver_for(class);
+        bases
+            .iter()
+            .filter_map(|b| match &b.base {
+                crate::ty::TypeBase::Path(p) => r.def_of_path(p),
+                _ => None,
+            })
+            .filter(|b| *b != class)
+            .collect()
     }
 
     fn resolver_for(&self, id: DefId) -> Resolver<'_> {

@@ -19,6 +19,7 @@ mod completion;
 mod diagnostics;
 mod expand;
 mod folding;
+mod hierarchy;
 mod hover;
 mod index;
 mod inlay;
@@ -29,6 +30,7 @@ mod resolve;
 mod semantic;
 mod signature;
 mod symbols;
+mod workspace;
 
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
@@ -45,6 +47,7 @@ pub use completion::{CompletionItem, CompletionKind, Completions, docs as comple
 pub use diagnostics::{FileDiagnostic, Related};
 pub use expand::MacroExpansion;
 pub use folding::{Fold, FoldKind};
+pub use hierarchy::{Call, HierarchyItem, SymbolId};
 pub use hover::Hover;
 pub use inlay::{InlayHint, InlayKind};
 pub use links::DocumentLink;
@@ -56,6 +59,7 @@ pub use salsa::Cancelled;
 pub use semantic::{SemanticToken, TOKEN_MODIFIERS, TOKEN_TYPES, TokenModifier, TokenType};
 pub use signature::{SignatureHelp, SignatureInfo};
 pub use symbols::{Symbol, SymbolKind, WorkspaceSymbol};
+pub use workspace::{IndexJob, IndexProgress, Indexer, UnitIndex, WorkspaceIndex, find_sources};
 
 /// A result that is `Err` when a newer change cancelled the computation.
 pub type Cancellable<T> = Result<T, Cancelled>;
@@ -93,6 +97,8 @@ struct OpenFile {
 pub struct AnalysisHost {
     analysis: Analysis,
     open: FxHashMap<PathBuf, OpenFile>,
+    /// The index of the workspace's units (changed in place while no snapshot holds it).
+    workspace: Arc<WorkspaceIndex>,
 }
 
 impl Default for AnalysisHost {
@@ -108,7 +114,7 @@ impl AnalysisHost {
         let mut analysis = Analysis::with_disk();
         // one open file is checked at a time: its functions may use a second core
         analysis.db.set_parallel_checks(true);
-        AnalysisHost { analysis, open: FxHashMap::default() }
+        AnalysisHost { analysis, open: FxHashMap::default(), workspace: Arc::default() }
     }
 
     /// Sets the text of a file (an open buffer, or a header that changed on disk).
@@ -188,10 +194,33 @@ impl AnalysisHost {
         out
     }
 
+    /// The index of the workspace.
+    pub fn workspace(&self) -> &WorkspaceIndex {
+        &self.workspace
+    }
+
+    /// The index of the workspace, to change it.
+    pub fn workspace_mut(&mut self) -> &mut WorkspaceIndex {
+        Arc::make_mut(&mut self.workspace)
+    }
+
+    /// The texts of the open files (what an [`Indexer`] reads in place of the disk).
+    pub fn overlays(&self) -> FxHashMap<PathBuf, Arc<str>> {
+        self.open
+            .iter()
+            .map(|(p, o)| (p.clone(), o.unit.main(&self.analysis.db).text(&self.analysis.db).clone()))
+            .collect()
+    }
+
     /// A consistent view for answering requests.
     pub fn snapshot(&self) -> Snapshot {
         let units = self.open.iter().map(|(p, o)| (p.clone(), (o.unit, o.settings.clone()))).collect();
-        Snapshot { db: self.analysis.db.clone(), units: Arc::new(units) }
+        Snapshot {
+            db: self.analysis.db.clone(),
+            units: Arc::new(units),
+            workspace: self.workspace.clone(),
+            overlays: Arc::new(self.overlays()),
+        }
     }
 }
 
@@ -200,6 +229,8 @@ impl AnalysisHost {
 pub struct Snapshot {
     db: RootDatabase,
     units: Arc<FxHashMap<PathBuf, (Unit, FileSettings)>>,
+    workspace: Arc<WorkspaceIndex>,
+    overlays: Arc<FxHashMap<PathBuf, Arc<str>>>,
 }
 
 impl Snapshot {
@@ -237,7 +268,13 @@ impl Snapshot {
     /// Where the symbol at `offset` is defined (a function's body, a variable's
     /// declaration); library names go to the built-in library document.
     pub fn definition(&self, path: &Path, offset: TextSize) -> Cancellable<Vec<NavTarget>> {
-        self.with(|| self.file(path).map(|f| references::definition(&f, offset, false)).unwrap_or_default())
+        self.with(|| {
+            let Some(f) = self.file(path) else { return Vec::new() };
+            let here = references::definition(&f, offset, false);
+            // a function the unit only declares: its definitions in other units
+            let elsewhere = hierarchy::definitions_elsewhere(self, &f, offset);
+            if elsewhere.is_empty() { here } else { elsewhere }
+        })
     }
 
     /// Where the symbol at `offset` is declared (a prototype, when there is one).
@@ -250,10 +287,11 @@ impl Snapshot {
         self.with(|| self.file(path).map(|f| references::type_definition(&f, offset)).unwrap_or_default())
     }
 
-    /// Every reference to the symbol at `offset` in the open file's unit.
+    /// Every reference to the symbol at `offset`: in every open unit that sees its
+    /// declaration, and in the index of the workspace's other units.
     pub fn references(&self, path: &Path, offset: TextSize, include_declaration: bool) -> Cancellable<Vec<FileRange>> {
         self.with(|| {
-            self.file(path).map(|f| references::references(&f, offset, include_declaration)).unwrap_or_default()
+            self.file(path).map(|f| references::references(self, &f, offset, include_declaration)).unwrap_or_default()
         })
     }
 
@@ -271,12 +309,43 @@ impl Snapshot {
         })
     }
 
-    /// The edits that rename the symbol at `offset` to `new_name`.
+    /// The edits that rename the symbol at `offset` to `new_name` in every file of the
+    /// workspace, or why it cannot be done safely.
     pub fn rename(&self, path: &Path, offset: TextSize, new_name: &str) -> Cancellable<Result<Vec<FileEdit>, String>> {
         self.with(|| match self.file(path) {
-            Some(f) => references::rename(&f, offset, new_name),
+            Some(f) => references::rename(self, &f, offset, new_name),
             None => Err("the file is not open".into()),
         })
+    }
+
+    /// The function at `offset` as the root of a call hierarchy.
+    pub fn prepare_call_hierarchy(&self, path: &Path, offset: TextSize) -> Cancellable<Vec<HierarchyItem>> {
+        self.with(|| self.file(path).map(|f| hierarchy::prepare(self, &f, offset, false)).unwrap_or_default())
+    }
+
+    /// The functions of the workspace that call `id`, with the calls' places.
+    pub fn incoming_calls(&self, id: &SymbolId) -> Cancellable<Vec<Call>> {
+        self.with(|| hierarchy::incoming_calls(self, id))
+    }
+
+    /// The functions that `id` calls, with the calls' places in `id`'s definition.
+    pub fn outgoing_calls(&self, id: &SymbolId) -> Cancellable<Vec<Call>> {
+        self.with(|| hierarchy::outgoing_calls(self, id))
+    }
+
+    /// The class at `offset` as the root of a type hierarchy.
+    pub fn prepare_type_hierarchy(&self, path: &Path, offset: TextSize) -> Cancellable<Vec<HierarchyItem>> {
+        self.with(|| self.file(path).map(|f| hierarchy::prepare(self, &f, offset, true)).unwrap_or_default())
+    }
+
+    /// The direct bases of class `id`.
+    pub fn supertypes(&self, id: &SymbolId) -> Cancellable<Vec<HierarchyItem>> {
+        self.with(|| hierarchy::type_relatives(self, id, true))
+    }
+
+    /// The classes of the workspace that derive from `id` directly.
+    pub fn subtypes(&self, id: &SymbolId) -> Cancellable<Vec<HierarchyItem>> {
+        self.with(|| hierarchy::type_relatives(self, id, false))
     }
 
     /// The outline of a file.
@@ -284,7 +353,8 @@ impl Snapshot {
         self.with(|| self.file(path).map(|f| symbols::document_symbols(&f)).unwrap_or_default())
     }
 
-    /// Symbols of every open file's unit whose name matches `query` (fuzzy).
+    /// Symbols of the workspace whose name matches `query` (fuzzy): of the open units,
+    /// and of the others as indexed.
     pub fn workspace_symbols(&self, query: &str) -> Cancellable<Vec<WorkspaceSymbol>> {
         self.with(|| {
             let mut out = Vec::new();
@@ -295,6 +365,7 @@ impl Snapshot {
                     symbols::workspace_symbols(&f, query, &mut out);
                 }
             }
+            hierarchy::indexed_symbols(self, query, 256, &mut out);
             out.sort_by(|a, b| a.name.len().cmp(&b.name.len()).then(a.name.cmp(&b.name)));
             out.dedup_by(|a, b| a.name == b.name && a.path == b.path && a.focus == b.focus);
             out.truncate(256);

@@ -1,7 +1,7 @@
 //! Navigation: definitions, declarations, type definitions, references, highlights and
 //! renames.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use msl_syntax::ast::{self, AstNode};
@@ -12,7 +12,8 @@ use crate::actions::FileEdit;
 use crate::builtins::{BUILTIN_LIBRARY_PATH, builtin_library_text, entry_range};
 use crate::locate::{At, FileCtx, word_at};
 use crate::resolve::{Def, LocalKind, item_of_def, resolve};
-use crate::{FileRange, NavTarget};
+use crate::workspace::{self, Doubt, Indexer, Key, UnitIndex};
+use crate::{FileRange, NavTarget, Snapshot};
 
 /// What is at `offset`, resolved.
 fn def_at(cx: &FileCtx, offset: TextSize, prefer_declaration: bool) -> Option<(Def, Option<SyntaxToken>)> {
@@ -138,48 +139,52 @@ pub(crate) fn type_definition(cx: &FileCtx, offset: TextSize) -> Vec<NavTarget> 
 }
 
 /// A use of a symbol: where it is and whether it writes.
-struct Use {
-    file: u32,
-    range: TextRange,
-    write: bool,
+pub(crate) struct Use {
+    pub file: u32,
+    pub range: TextRange,
+    pub write: bool,
     /// Spelled in a file (renaming it there renames it), not in a macro's body.
-    renamable: bool,
+    pub renamable: bool,
 }
 
-fn uses(cx: &FileCtx, def: &Def) -> Vec<Use> {
-    let mut out = Vec::new();
-    if let Def::Macro(m) = def {
-        if let Some(info) = cx.parse.macros().get(*m as usize) {
-            out.push(Use { file: info.file, range: info.name_range, write: true, renamable: true });
-            for c in cx.parse.macro_calls().iter().filter(|c| c.def == *m) {
-                let range = TextRange::at(c.range.start(), TextSize::of(&*info.name));
-                out.push(Use { file: c.file, range, write: false, renamable: true });
-            }
+/// Where the identifier `tok` is written, as a use of the symbol declared at `decl_name`
+/// (a tree range, when the symbol has one): exact where it is spelled or comes from a
+/// macro's arguments, the invocation where a macro's body produced it.
+pub(crate) fn use_site(cx: &FileCtx, tok: &SyntaxToken, decl_name: Option<TextRange>) -> Option<Use> {
+    let write = Some(tok.text_range()) == decl_name || is_write(tok) || is_declaration_name(tok);
+    match cx.parse.token_origin(tok)? {
+        Origin::Spelled { file, range } => {
+            let range = TextRange::at(range.start(), tok.text_range().len());
+            Some(Use { file, range, write, renamable: true })
         }
-        return out;
+        // written in the invocation's arguments: that text is the use
+        Origin::Macro { call_file, call_range, spelling, .. } => match spelling {
+            Some((f, r)) if f == call_file && call_range.contains_range(r) => {
+                Some(Use { file: f, range: r, write, renamable: true })
+            }
+            _ => Some(Use { file: call_file, range: call_range, write, renamable: false }),
+        },
     }
-    let name = match def {
-        Def::Local { name, .. } => *name,
-        Def::Item(s) => s.name_range,
-        _ => return out,
-    };
-    let Some(name_tok) = cx.root.covering_element(name).into_token() else { return out };
+}
+
+/// The uses of a local (a parameter, variable or template parameter) in its function.
+fn local_uses(cx: &FileCtx, def: &Def) -> Vec<Use> {
+    let mut out = Vec::new();
+    let Def::Local { name, decl, kind, .. } = def else { return out };
+    let Some(name_tok) = cx.root.covering_element(*name).into_token() else { return out };
     let text = name_tok.text().to_string();
-    // locals are only seen inside their function
-    let scope = match def {
-        Def::Local { decl, .. } => decl
-            .ancestors()
-            .find(|a| matches!(a.kind(), SyntaxKind::FUNCTION | SyntaxKind::LAMBDA_EXPR | SyntaxKind::TEMPLATE_DECL))
-            .map(|f| {
-                // a template parameter's scope is the template
-                f.ancestors()
-                    .find(|a| a.kind() == SyntaxKind::TEMPLATE_DECL)
-                    .filter(|_| matches!(def, Def::Local { kind: LocalKind::TemplateParam, .. }))
-                    .unwrap_or(f)
-            })
-            .unwrap_or_else(|| cx.root.clone()),
-        _ => cx.root.clone(),
-    };
+    // locals are only seen inside their function; a template parameter's scope is the
+    // template
+    let scope = decl
+        .ancestors()
+        .find(|a| matches!(a.kind(), SyntaxKind::FUNCTION | SyntaxKind::LAMBDA_EXPR | SyntaxKind::TEMPLATE_DECL))
+        .map(|f| {
+            f.ancestors()
+                .find(|a| a.kind() == SyntaxKind::TEMPLATE_DECL)
+                .filter(|_| *kind == LocalKind::TemplateParam)
+                .unwrap_or(f)
+        })
+        .unwrap_or_else(|| cx.root.clone());
     for tok in scope.descendants_with_tokens().filter_map(|e| e.into_token()) {
         if tok.kind() != SyntaxKind::IDENT || tok.text() != text {
             continue;
@@ -188,30 +193,14 @@ fn uses(cx: &FileCtx, def: &Def) -> Vec<Use> {
         if !d.same(def) {
             continue;
         }
-        let write = tok.text_range() == name || is_write(&tok) || is_declaration_name(&tok);
-        match cx.parse.token_origin(&tok) {
-            Some(Origin::Spelled { file, range }) => {
-                let range = TextRange::at(range.start(), tok.text_range().len());
-                out.push(Use { file, range, write, renamable: true });
-            }
-            Some(Origin::Macro { call_file, call_range, spelling, .. }) => {
-                // written in the invocation's arguments: that text is the use
-                match spelling {
-                    Some((f, r)) if f == call_file && call_range.contains_range(r) => {
-                        out.push(Use { file: f, range: r, write, renamable: true })
-                    }
-                    _ => out.push(Use { file: call_file, range: call_range, write, renamable: false }),
-                }
-            }
-            None => {}
-        }
+        out.extend(use_site(cx, &tok, Some(*name)));
     }
     out.sort_by_key(|u| (u.file, u.range.start()));
     out.dedup_by_key(|u| (u.file, u.range));
     out
 }
 
-fn is_declaration_name(tok: &SyntaxToken) -> bool {
+pub(crate) fn is_declaration_name(tok: &SyntaxToken) -> bool {
     tok.parent().is_some_and(|p| p.kind() == SyntaxKind::NAME)
 }
 
@@ -257,31 +246,190 @@ fn is_write(tok: &SyntaxToken) -> bool {
     }
 }
 
-pub(crate) fn references(cx: &FileCtx, offset: TextSize, include_declaration: bool) -> Vec<FileRange> {
-    let Some((def, _)) = def_at(cx, offset, false) else { return Vec::new() };
-    let decl_range = declaration_range(cx, &def);
-    uses(cx, &def)
-        .into_iter()
-        .filter(|u| include_declaration || Some((u.file, u.range)) != decl_range)
+/// A use found anywhere in the workspace.
+#[derive(Debug, Clone)]
+pub(crate) struct FoundUse {
+    pub path: PathBuf,
+    pub range: TextRange,
+    pub renamable: bool,
+    pub declaration: bool,
+}
+
+/// What a search for one symbol over the workspace found.
+#[derive(Debug, Default)]
+pub(crate) struct Found {
+    pub uses: Vec<FoundUse>,
+    /// Occurrences of the name that may mean the symbol.
+    pub doubts: Vec<(PathBuf, TextRange, Doubt)>,
+    /// The texts of the files of `uses` and `doubts`.
+    pub texts: FxHashMap<PathBuf, Arc<str>>,
+    /// Units that may read the declaration but are not indexed yet.
+    pub unindexed: usize,
+}
+
+/// Every use of the symbol `key`, named `name`, in the workspace: open units are searched
+/// now, the others are read from their index. With `indexer`, units whose index is older
+/// than their files are indexed again first.
+pub(crate) fn workspace_uses(snap: &Snapshot, key: &Key, name: &str, mut indexer: Option<&mut Indexer>) -> Found {
+    let mut found = Found::default();
+    let take = |found: &mut Found, idx: &UnitIndex, texts: &mut dyn FnMut(&Path) -> Option<Arc<str>>| {
+        let Some(local) = idx.local(key) else { return };
+        let mut touched: Vec<u32> = Vec::new();
+        for u in idx.uses.iter().filter(|u| u.key == local) {
+            found.uses.push(FoundUse {
+                path: idx.path(u.file).to_path_buf(),
+                range: u.range,
+                renamable: u.renamable,
+                declaration: u.declaration,
+            });
+            touched.push(u.file);
+        }
+        for d in idx.doubts.iter().filter(|d| &*d.name == name) {
+            found.doubts.push((idx.path(d.file).to_path_buf(), d.range, d.why));
+            touched.push(d.file);
+        }
+        touched.sort_unstable();
+        touched.dedup();
+        for f in touched {
+            let p = idx.path(f);
+            if !found.texts.contains_key(&**p)
+                && let Some(t) = texts(p)
+            {
+                found.texts.insert(p.to_path_buf(), t);
+            }
+        }
+    };
+    // open units: now
+    let mut paths: Vec<&PathBuf> = snap.units.keys().collect();
+    paths.sort();
+    for path in paths {
+        let Some(cx) = snap.file(path) else { continue };
+        if !cx.parse.files().iter().any(|f| !f.is_virtual && *f.path == *key.path) {
+            continue;
+        }
+        let idx = workspace::build(&cx, Some(name));
+        let files = cx.parse.files();
+        let mut texts = |p: &Path| files.iter().find(|f| f.path == p).map(|f| f.text.clone());
+        take(&mut found, &idx, &mut texts);
+    }
+    // the other units of the workspace: from their index
+    let mut units: Vec<(&PathBuf, &crate::workspace::UnitEntry)> =
+        snap.workspace.units.iter().filter(|(p, _)| !snap.units.contains_key(*p)).collect();
+    units.sort_by(|a, b| a.0.cmp(b.0));
+    for (path, entry) in units {
+        let Some(old) = &entry.index else {
+            found.unindexed += 1;
+            continue;
+        };
+        if old.file_of(&key.path).is_none() && !entry.stale {
+            continue;
+        }
+        if entry.stale
+            && let Some(indexer) = indexer.as_deref_mut()
+        {
+            if let Some((idx, texts)) = indexer.index(path, &entry.settings, &snap.overlays) {
+                let texts: FxHashMap<Arc<Path>, Arc<str>> = texts.into_iter().collect();
+                take(&mut found, &idx, &mut |p: &Path| texts.get(p).cloned());
+            }
+            continue;
+        }
+        take(&mut found, old, &mut |p: &Path| snap.workspace.text(p));
+    }
+    found.uses.sort_by(|a, b| a.path.cmp(&b.path).then(a.range.start().cmp(&b.range.start())));
+    found.uses.dedup_by(|a, b| a.path == b.path && a.range == b.range);
+    found.doubts.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.start().cmp(&b.1.start())));
+    found.doubts.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
+    // an occurrence that is a use somewhere (another unit resolved it) is no doubt
+    let sure: rustc_hash::FxHashSet<(&Path, TextRange)> =
+        found.uses.iter().map(|u| (u.path.as_path(), u.range)).collect();
+    let doubts = std::mem::take(&mut found.doubts);
+    found.doubts = doubts.into_iter().filter(|(p, r, _)| !sure.contains(&(p.as_path(), *r))).collect();
+    found
+}
+
+/// What a request at `offset` is about: a local of the unit, a symbol of the workspace, or
+/// something else (the library).
+pub(crate) enum Target {
+    Local(Def),
+    Global { def: Def, key: Key, name: String },
+    Other,
+}
+
+pub(crate) fn target(cx: &FileCtx, offset: TextSize) -> Option<(Target, Option<SyntaxToken>)> {
+    let (def, tok) = def_at(cx, offset, false)?;
+    let t = match &def {
+        Def::Local { .. } => Target::Local(def),
+        Def::Item(_) | Def::Macro(_) => match workspace::global_key(cx, &def) {
+            Some(key) => {
+                let name = match &def {
+                    Def::Item(s) => s.name.clone(),
+                    Def::Macro(m) => cx.parse.macros().get(*m as usize).map(|i| i.name.to_string()).unwrap_or_default(),
+                    _ => String::new(),
+                };
+                Target::Global { def, key, name }
+            }
+            None => Target::Other,
+        },
+        _ => Target::Other,
+    };
+    Some((t, tok))
+}
+
+pub(crate) fn references(snap: &Snapshot, cx: &FileCtx, offset: TextSize, include_declaration: bool) -> Vec<FileRange> {
+    let Some((target, _)) = target(cx, offset) else { return Vec::new() };
+    match target {
+        Target::Local(def) => {
+            let decl = match &def {
+                Def::Local { name, .. } => Some(cx.any_file_range(*name)),
+                _ => None,
+            };
+            local_uses(cx, &def)
+                .into_iter()
+                .filter(|u| include_declaration || Some((u.file, u.range)) != decl)
+                .filter_map(|u| {
+                    let f = cx.parse.files().get(u.file as usize)?;
+                    (!f.is_virtual).then(|| FileRange { path: f.path.clone(), range: u.range })
+                })
+                .collect()
+        }
+        Target::Global { key, name, .. } => workspace_uses(snap, &key, &name, None)
+            .uses
+            .into_iter()
+            .filter(|u| include_declaration || !u.declaration)
+            .map(|u| FileRange { path: u.path, range: u.range })
+            .collect(),
+        Target::Other => Vec::new(),
+    }
+}
+
+/// The uses in `cx`'s own unit of what `def` means.
+fn unit_uses(cx: &FileCtx, def: &Def) -> Vec<Use> {
+    if let Def::Local { .. } = def {
+        return local_uses(cx, def);
+    }
+    let Some(key) = workspace::key_of(cx, def) else { return Vec::new() };
+    let name = match def {
+        Def::Item(s) => s.name.clone(),
+        Def::Macro(m) => cx.parse.macros().get(*m as usize).map(|i| i.name.to_string()).unwrap_or_default(),
+        _ => return Vec::new(),
+    };
+    let idx = workspace::build(cx, Some(&name));
+    // the index numbers files its own way: back to the parse's numbers
+    let file_no = |p: &Path| cx.parse.files().iter().position(|f| !f.is_virtual && f.path == p).map(|i| i as u32);
+    let Some(kf) = cx.parse.files().get(key.0 as usize).and_then(|f| idx.file_of(&f.path)) else { return Vec::new() };
+    let local = workspace::LocalKey { file: kf, offset: key.1.into() };
+    idx.uses
+        .iter()
+        .filter(|u| u.key == local)
         .filter_map(|u| {
-            let f = cx.parse.files().get(u.file as usize)?;
-            (!f.is_virtual).then(|| FileRange { path: f.path.clone(), range: u.range })
+            Some(Use { file: file_no(idx.path(u.file))?, range: u.range, write: u.write, renamable: u.renamable })
         })
         .collect()
 }
 
-fn declaration_range(cx: &FileCtx, def: &Def) -> Option<(u32, TextRange)> {
-    match def {
-        Def::Local { name, .. } => Some(cx.any_file_range(*name)),
-        Def::Item(s) => Some(cx.any_file_range(s.name_range)),
-        Def::Macro(m) => cx.parse.macros().get(*m as usize).map(|i| (i.file, i.name_range)),
-        _ => None,
-    }
-}
-
 pub(crate) fn highlights(cx: &FileCtx, offset: TextSize) -> Vec<(TextRange, bool)> {
     let Some((def, _)) = def_at(cx, offset, false) else { return Vec::new() };
-    uses(cx, &def).into_iter().filter(|u| u.file == 0).map(|u| (u.range, u.write)).collect()
+    unit_uses(cx, &def).into_iter().filter(|u| u.file == 0).map(|u| (u.range, u.write)).collect()
 }
 
 pub(crate) fn prepare_rename(cx: &FileCtx, offset: TextSize) -> Result<(TextRange, String), String> {
@@ -307,7 +455,7 @@ pub(crate) fn prepare_rename(cx: &FileCtx, offset: TextSize) -> Result<(TextRang
         Some(t) => cx.file_range(t.text_range()).ok_or("the name is produced by a macro here")?,
         None => {
             // a macro invocation: its name
-            let u = uses(cx, &def);
+            let u = unit_uses(cx, &def);
             u.into_iter()
                 .find(|u| u.file == 0 && u.range.contains_inclusive(offset))
                 .map(|u| u.range)
@@ -318,7 +466,28 @@ pub(crate) fn prepare_rename(cx: &FileCtx, offset: TextSize) -> Result<(TextRang
     Ok((range, name))
 }
 
-pub(crate) fn rename(cx: &FileCtx, offset: TextSize, new_name: &str) -> Result<Vec<FileEdit>, String> {
+fn declaration_range(cx: &FileCtx, def: &Def) -> Option<(u32, TextRange)> {
+    match def {
+        Def::Local { name, .. } => Some(cx.any_file_range(*name)),
+        Def::Item(s) => Some(cx.any_file_range(s.name_range)),
+        Def::Macro(m) => cx.parse.macros().get(*m as usize).map(|i| (i.file, i.name_range)),
+        _ => None,
+    }
+}
+
+/// `path:line` for messages.
+fn place(path: &Path, text: Option<&Arc<str>>, at: TextSize) -> String {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    match text {
+        Some(t) => {
+            let line = t.get(..usize::from(at)).map(|s| s.matches('\n').count() + 1).unwrap_or(1);
+            format!("{name}:{line}")
+        }
+        None => name,
+    }
+}
+
+pub(crate) fn rename(snap: &Snapshot, cx: &FileCtx, offset: TextSize, new_name: &str) -> Result<Vec<FileEdit>, String> {
     let valid = !new_name.is_empty()
         && new_name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && new_name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
@@ -329,22 +498,68 @@ pub(crate) fn rename(cx: &FileCtx, offset: TextSize, new_name: &str) -> Result<V
         return Err(format!("`{new_name}` is a keyword"));
     }
     prepare_rename(cx, offset)?;
-    let (def, _) = def_at(cx, offset, false).ok_or("there is no symbol to rename here")?;
-    let uses = uses(cx, &def);
-    if uses.iter().any(|u| !u.renamable) {
-        return Err("the name is also written inside a macro definition; rename it there by hand".into());
-    }
-    let mut by_file: FxHashMap<u32, Vec<(TextRange, String)>> = FxHashMap::default();
-    for u in uses {
-        if cx.parse.files().get(u.file as usize).is_none_or(|f| f.is_virtual) {
-            continue;
+    let (target, _) = target(cx, offset).ok_or("there is no symbol to rename here")?;
+    let edits: Vec<(PathBuf, Arc<str>, TextRange)> = match target {
+        Target::Local(def) => {
+            let uses = local_uses(cx, &def);
+            if uses.iter().any(|u| !u.renamable) {
+                return Err("the name is also written inside a macro definition; rename it there by hand".into());
+            }
+            uses.into_iter()
+                .filter(|u| cx.parse.files().get(u.file as usize).is_some_and(|f| !f.is_virtual))
+                .map(|u| (cx.path_of(u.file), cx.text_of(u.file), u.range))
+                .collect()
         }
-        by_file.entry(u.file).or_default().push((u.range, new_name.to_string()));
+        Target::Global { key, name, .. } => {
+            let mut indexer = Indexer::new();
+            let found = workspace_uses(snap, &key, &name, Some(&mut indexer));
+            if found.unindexed > 0 {
+                let n = found.unindexed;
+                return Err(format!(
+                    "the workspace is still being indexed ({n} {} to go); rename again when indexing is done",
+                    if n == 1 { "file" } else { "files" }
+                ));
+            }
+            if let Some(u) = found.uses.iter().find(|u| !u.renamable) {
+                return Err(format!(
+                    "`{name}` is produced by a macro at {}; rename it there by hand",
+                    place(&u.path, found.texts.get(&u.path), u.range.start())
+                ));
+            }
+            if !found.doubts.is_empty() {
+                let mut list: Vec<String> = found
+                    .doubts
+                    .iter()
+                    .map(|(p, r, why)| format!("{} ({})", place(p, found.texts.get(p), r.start()), why.describe()))
+                    .collect();
+                list.dedup();
+                let more = list.len().saturating_sub(3);
+                list.truncate(3);
+                let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+                return Err(format!(
+                    "`{name}` is also written where it cannot be told whether it means this symbol: {}{more}. \
+                     Renaming would leave those places behind",
+                    list.join(", ")
+                ));
+            }
+            let mut out = Vec::new();
+            for u in found.uses {
+                let Some(text) = found.texts.get(&u.path).cloned() else {
+                    return Err(format!("{} could not be read", u.path.display()));
+                };
+                out.push((u.path, text, u.range));
+            }
+            out
+        }
+        Target::Other => return Err("this symbol cannot be renamed".into()),
+    };
+    type Edits = (Arc<str>, Vec<(TextRange, String)>);
+    let mut by_file: FxHashMap<PathBuf, Edits> = FxHashMap::default();
+    for (path, text, range) in edits {
+        by_file.entry(path).or_insert_with(|| (text, Vec::new())).1.push((range, new_name.to_string()));
     }
-    let mut out: Vec<FileEdit> = by_file
-        .into_iter()
-        .map(|(file, edits)| FileEdit { path: cx.path_of(file), text: cx.text_of(file), edits })
-        .collect();
+    let mut out: Vec<FileEdit> =
+        by_file.into_iter().map(|(path, (text, edits))| FileEdit { path, text, edits }).collect();
     out.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(out)
 }

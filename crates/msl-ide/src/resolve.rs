@@ -169,10 +169,13 @@ pub(crate) fn item_of_def(cx: &FileCtx, id: msl_hir::DefId, prefer_declaration: 
     let d = defs.def(id);
     let mut chosen = id;
     if let msl_hir::defs::DefKind::Function(f) = &d.kind {
+        // the other declarations of the same function (not of its overloads)
+        let canonical = sema.canonical_def(id);
         let siblings = defs.lookup_in(d.scope, &d.name);
-        let same = |g: &msl_hir::defs::FunctionData| g.params.len() == f.params.len();
         let wanted = siblings.into_iter().find(|s| match &defs.def(*s).kind {
-            msl_hir::defs::DefKind::Function(g) => same(g) && g.has_body != prefer_declaration,
+            msl_hir::defs::DefKind::Function(g) => {
+                g.has_body != prefer_declaration && sema.canonical_def(*s) == canonical
+            }
             _ => false,
         });
         if let Some(w) = wanted

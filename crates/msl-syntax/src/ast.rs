@@ -167,8 +167,13 @@ impl Function {
     pub fn decl_specifiers(&self) -> Option<DeclSpecifiers> {
         support::child(&self.syntax)
     }
+    /// The function's declarator; a declaration without a body (`float f(float x);`)
+    /// holds it in an init-declarator.
     pub fn declarator(&self) -> Option<Declarator> {
-        support::child(&self.syntax)
+        support::child(&self.syntax).or_else(|| {
+            let init = self.syntax.children().find(|c| c.kind() == SyntaxKind::INIT_DECLARATOR)?;
+            support::child(&init)
+        })
     }
     /// The declared name (`f`, `S::f`, `operator+`).
     pub fn name(&self) -> Option<Name> {
