@@ -426,7 +426,7 @@ impl Snapshot {
                     return Some(f.text.clone());
                 }
             }
-            None
+            self.workspace.text(&path)
         })
     }
 }

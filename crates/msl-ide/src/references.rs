@@ -267,6 +267,10 @@ pub(crate) struct Found {
     pub unindexed: usize,
 }
 
+/// At most this many units that were never indexed are indexed during a rename; with more,
+/// the rename waits for the background index.
+pub(crate) const INDEX_NOW_LIMIT: usize = 32;
+
 /// Every use of the symbol `key`, named `name`, in the workspace: open units are searched
 /// now, the others are read from their index. With `indexer`, units whose index is older
 /// than their files are indexed again first.
@@ -316,9 +320,21 @@ pub(crate) fn workspace_uses(snap: &Snapshot, key: &Key, name: &str, mut indexer
     let mut units: Vec<(&PathBuf, &crate::workspace::UnitEntry)> =
         snap.workspace.units.iter().filter(|(p, _)| !snap.units.contains_key(*p)).collect();
     units.sort_by(|a, b| a.0.cmp(b.0));
+    // a few units not indexed yet are indexed now (when asked to be exact); more make the
+    // answer incomplete
+    let never = units.iter().filter(|(_, e)| e.index.is_none()).count();
+    let index_now = indexer.is_some() && never <= INDEX_NOW_LIMIT;
     for (path, entry) in units {
         let Some(old) = &entry.index else {
-            found.unindexed += 1;
+            if index_now
+                && let Some(indexer) = indexer.as_deref_mut()
+                && let Some((idx, texts)) = indexer.index(path, &entry.settings, &snap.overlays)
+            {
+                let texts: FxHashMap<Arc<Path>, Arc<str>> = texts.into_iter().collect();
+                take(&mut found, &idx, &mut |p: &Path| texts.get(p).cloned());
+            } else {
+                found.unindexed += 1;
+            }
             continue;
         };
         if old.file_of(&key.path).is_none() && !entry.stale {

@@ -500,6 +500,8 @@ pub struct IndexJob {
     pub path: PathBuf,
     pub settings: FileSettings,
     pub generation: u64,
+    /// The unit was never indexed.
+    pub fresh: bool,
 }
 
 /// How far indexing is.
@@ -572,11 +574,14 @@ impl WorkspaceIndex {
     /// The next unit to index: units never indexed first, then those changed.
     pub fn next_job(&self) -> Option<IndexJob> {
         let pick = |fresh: bool| {
-            self.units
-                .iter()
-                .filter(|(_, e)| e.stale && e.index.is_none() == fresh)
-                .min_by(|a, b| a.0.cmp(b.0))
-                .map(|(p, e)| IndexJob { path: p.clone(), settings: e.settings.clone(), generation: e.generation })
+            self.units.iter().filter(|(_, e)| e.stale && e.index.is_none() == fresh).min_by(|a, b| a.0.cmp(b.0)).map(
+                |(p, e)| IndexJob {
+                    path: p.clone(),
+                    settings: e.settings.clone(),
+                    generation: e.generation,
+                    fresh: e.index.is_none(),
+                },
+            )
         };
         pick(true).or_else(|| pick(false))
     }

@@ -157,9 +157,27 @@ fn rename_changes_every_unit_that_sees_the_declaration() {
 }
 
 #[test]
-fn rename_refuses_while_units_are_not_indexed() {
+fn rename_indexes_a_few_units_that_are_not_indexed_yet() {
     let ws = workspace(TWO_UNITS, &[], false);
-    expect!["refused: the workspace is still being indexed (1 file to go); rename again when indexing is done"]
+    expect![[r#"
+        a.metal:2:7: luma -> brightness
+        a.metal:5:12: luma -> brightness
+        b.metal:2:38: luma -> brightness
+        b.metal:5:12: luma -> brightness
+        common.h:2:7: luma -> brightness"#]]
+    .assert_eq(&rename(&ws, "brightness"));
+}
+
+#[test]
+fn rename_refuses_while_many_units_are_not_indexed() {
+    let mut fixture = TWO_UNITS.to_string();
+    for i in 0..40 {
+        fixture.push_str(&format!(
+            "//- more/u{i}.metal\n#include \"../common.h\"\nfloat f{i}(float3 c) {{ return luma(c); }}\n"
+        ));
+    }
+    let ws = workspace(&fixture, &[], false);
+    expect!["refused: the workspace is still being indexed (41 files to go); rename again when indexing is done"]
         .assert_eq(&rename(&ws, "brightness"));
 }
 

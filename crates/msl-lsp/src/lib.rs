@@ -7,6 +7,7 @@
 
 mod compiler;
 pub mod convert;
+mod indexing;
 pub mod memory;
 mod proto;
 pub mod settings;
@@ -115,6 +116,10 @@ pub(crate) struct State {
     pub roots: Vec<PathBuf>,
     pub config_pull: bool,
     pub dynamic_watch: bool,
+    /// The client shows `$/progress` of work the server starts.
+    pub work_done_progress: bool,
+    /// The client lets the type hierarchy be registered after `initialize`.
+    pub type_hierarchy_dynamic: bool,
     /// The last semantic tokens sent per document: result id and data.
     pub semantic: FxHashMap<PathBuf, (String, Vec<u32>)>,
     /// Where the built-in library document was written.
@@ -150,6 +155,8 @@ pub struct Backend {
     /// Generation of each document's diagnostics, to drop stale results.
     pub(crate) diag_generation: Arc<Mutex<FxHashMap<PathBuf, u64>>>,
     pub(crate) counter: Arc<AtomicU64>,
+    /// The background index's thread.
+    pub(crate) index: Arc<indexing::IndexControl>,
 }
 
 fn content_modified() -> Error {
@@ -175,6 +182,8 @@ impl Backend {
                 roots: Vec::new(),
                 config_pull: false,
                 dynamic_watch: false,
+                work_done_progress: false,
+                type_hierarchy_dynamic: false,
                 semantic: FxHashMap::default(),
                 builtin_file: None,
                 compiler: compiler::CompilerState::default(),
@@ -182,6 +191,7 @@ impl Backend {
             log: Arc::new(Logger { file }),
             diag_generation: Arc::default(),
             counter: Arc::new(AtomicU64::new(0)),
+            index: Arc::default(),
         }
     }
 
@@ -353,6 +363,9 @@ impl Backend {
         // finding the compiler may take a moment (xcrun, `--version`): not in the way
         let b = self.clone();
         tokio::spawn(async move { compiler::settings_changed(&b).await });
+        // the workspace's units, with their settings
+        let b = self.clone();
+        tokio::spawn(async move { indexing::discover(&b).await });
     }
 
     /// Asks the client for the `msl` section of its settings, when it can answer.
@@ -450,6 +463,7 @@ impl LanguageServer for Backend {
 
     async fn shutdown(&self) -> Result<()> {
         SHUTDOWN_REQUESTED.store(true, std::sync::atomic::Ordering::SeqCst);
+        self.index.stop();
         self.info("shutting down".into()).await;
         Ok(())
     }
@@ -588,6 +602,42 @@ impl LanguageServer for Backend {
 
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
         proto::code_action(self, params).await
+    }
+
+    async fn prepare_call_hierarchy(
+        &self,
+        params: CallHierarchyPrepareParams,
+    ) -> Result<Option<Vec<CallHierarchyItem>>> {
+        proto::prepare_call_hierarchy(self, params).await
+    }
+
+    async fn incoming_calls(
+        &self,
+        params: CallHierarchyIncomingCallsParams,
+    ) -> Result<Option<Vec<CallHierarchyIncomingCall>>> {
+        proto::incoming_calls(self, params).await
+    }
+
+    async fn outgoing_calls(
+        &self,
+        params: CallHierarchyOutgoingCallsParams,
+    ) -> Result<Option<Vec<CallHierarchyOutgoingCall>>> {
+        proto::outgoing_calls(self, params).await
+    }
+
+    async fn prepare_type_hierarchy(
+        &self,
+        params: TypeHierarchyPrepareParams,
+    ) -> Result<Option<Vec<TypeHierarchyItem>>> {
+        proto::prepare_type_hierarchy(self, params).await
+    }
+
+    async fn supertypes(&self, params: TypeHierarchySupertypesParams) -> Result<Option<Vec<TypeHierarchyItem>>> {
+        proto::type_relatives(self, params.item, true).await
+    }
+
+    async fn subtypes(&self, params: TypeHierarchySubtypesParams) -> Result<Option<Vec<TypeHierarchyItem>>> {
+        proto::type_relatives(self, params.item, false).await
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {

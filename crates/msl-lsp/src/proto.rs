@@ -24,6 +24,14 @@ pub(crate) async fn initialize(b: &Backend, params: InitializeParams) -> Result<
     let offered = params.capabilities.general.as_ref().and_then(|g| g.position_encodings.clone()).unwrap_or_default();
     let enc = if offered.contains(&PositionEncodingKind::UTF8) { Encoding::Utf8 } else { Encoding::Utf16 };
     let config_pull = params.capabilities.workspace.as_ref().and_then(|w| w.configuration).unwrap_or(false);
+    let work_done_progress = params.capabilities.window.as_ref().and_then(|w| w.work_done_progress).unwrap_or(false);
+    let type_hierarchy_dynamic = params
+        .capabilities
+        .text_document
+        .as_ref()
+        .and_then(|t| t.type_hierarchy.as_ref())
+        .and_then(|t| t.dynamic_registration)
+        .unwrap_or(false);
     let dynamic_watch = params
         .capabilities
         .workspace
@@ -44,6 +52,8 @@ pub(crate) async fn initialize(b: &Backend, params: InitializeParams) -> Result<
         st.enc = enc;
         st.config_pull = config_pull;
         st.dynamic_watch = dynamic_watch;
+        st.work_done_progress = work_done_progress;
+        st.type_hierarchy_dynamic = type_hierarchy_dynamic;
         st.roots = roots;
     }
     if let Some(opts) = params.initialization_options.as_ref() {
@@ -83,6 +93,7 @@ pub(crate) async fn initialize(b: &Backend, params: InitializeParams) -> Result<
         document_highlight_provider: Some(OneOf::Left(true)),
         document_symbol_provider: Some(OneOf::Left(true)),
         workspace_symbol_provider: Some(OneOf::Left(true)),
+        call_hierarchy_provider: Some(CallHierarchyServerCapability::Simple(true)),
         rename_provider: Some(OneOf::Right(RenameOptions {
             prepare_provider: Some(true),
             work_done_progress_options: Default::default(),
@@ -146,6 +157,18 @@ pub(crate) async fn initialized(b: &Backend) {
         };
         if let Err(e) = b.client.register_capability(vec![registration]).await {
             b.warn(format!("could not watch files: {}", e.message)).await;
+        }
+    }
+    // the protocol's types have no static capability for the type hierarchy: register it
+    let type_hierarchy = b.lock().type_hierarchy_dynamic;
+    if type_hierarchy {
+        let registration = Registration {
+            id: "msl-type-hierarchy".into(),
+            method: "textDocument/prepareTypeHierarchy".into(),
+            register_options: Some(json!({"documentSelector": [{"language": "metal"}, {"pattern": "**/*.metal"}]})),
+        };
+        if let Err(e) = b.client.register_capability(vec![registration]).await {
+            b.warn(format!("could not offer the type hierarchy: {}", e.message)).await;
         }
     }
     b.pull_configuration().await;
@@ -222,8 +245,11 @@ pub(crate) async fn did_change(b: &Backend, params: DidChangeTextDocumentParams)
             st.compiler.edited(&path, e);
         }
         st.host.set_file_text(&path, text);
+        st.host.workspace_mut().file_changed(&path);
         st.host.units_reading(&path)
     };
+    b.index.edited();
+    b.index.notify();
     b.schedule_diagnostics(affected);
     crate::compiler::after_edit(b, &path, version);
 }
@@ -285,8 +311,11 @@ pub(crate) async fn did_close(b: &Backend, params: DidCloseTextDocumentParams) {
                 st.host.set_file_text(&path, Arc::from(""));
             }
         }
+        // the index read the buffer: now the disk
+        st.host.workspace_mut().file_changed(&path);
         st.host.units_reading(&path)
     };
+    b.index.notify();
     b.client.publish_diagnostics(params.text_document.uri, Vec::new(), None).await;
     b.schedule_diagnostics(affected);
 }
@@ -301,12 +330,21 @@ pub(crate) async fn did_change_watched_files(b: &Backend, params: DidChangeWatch
             continue;
         }
         let mut st = b.lock();
+        // the workspace's units: a source created or deleted, a file that units read
+        let deleted = change.typ == FileChangeType::DELETED;
+        if deleted {
+            st.host.workspace_mut().remove_unit(&path);
+        } else if change.typ == FileChangeType::CREATED && is_source(&st, &path) {
+            let (settings, _) = st.settings.for_file(&path, &st.roots, &st.finder);
+            st.host.workspace_mut().add_unit(&path, settings);
+        }
         if st.docs.contains_key(&path) {
             // the editor's buffer is the truth for open files
             continue;
         }
+        st.host.workspace_mut().file_changed(&path);
         match std::fs::read(&path) {
-            Ok(bytes) if change.typ != FileChangeType::DELETED => {
+            Ok(bytes) if !deleted => {
                 st.host.set_file_bytes(&path, &bytes);
             }
             _ => {
@@ -315,13 +353,29 @@ pub(crate) async fn did_change_watched_files(b: &Backend, params: DidChangeWatch
         }
         affected.extend(st.host.units_reading(&path));
     }
+    b.index.notify();
     if settings_changed {
         b.lock().finder = msl_ide::config::ConfigFinder::default();
+        // refreshing finds the workspace's units again, with the new settings
         b.refresh_settings().await;
     }
     affected.sort();
     affected.dedup();
     b.schedule_diagnostics(affected);
+}
+
+/// Whether `path` is a Metal source of the workspace (not a header): in a workspace
+/// folder, with the extension `metal` or one `msl.toml` adds.
+fn is_source(st: &crate::State, path: &Path) -> bool {
+    if !st.roots.iter().any(|r| path.starts_with(r)) {
+        return false;
+    }
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or_default();
+    if ext == "metal" {
+        return true;
+    }
+    let dir = path.parent().unwrap_or(Path::new("."));
+    matches!(st.finder.find(dir), Ok(Some(cfg)) if cfg.file.extensions.iter().any(|x| x.trim_start_matches('.') == ext))
 }
 
 // ---- diagnostics -------------------------------------------------------------------------
@@ -642,6 +696,166 @@ fn symbol_kind(k: IdeSymbolKind) -> SymbolKind {
         IdeSymbolKind::Macro => SymbolKind::CONSTANT,
         IdeSymbolKind::TypeParameter => SymbolKind::TYPE_PARAMETER,
     }
+}
+
+// ---- call and type hierarchies ----------------------------------------------------------
+
+/// What names a hierarchy item in later requests.
+fn hierarchy_data(id: &msl_ide::SymbolId) -> Value {
+    json!({"path": id.path, "offset": id.offset})
+}
+
+fn hierarchy_id(data: Option<&Value>) -> Result<msl_ide::SymbolId> {
+    let d = data.ok_or_else(|| Error::invalid_params("the item carries no `data`: prepare the hierarchy first"))?;
+    let path = d.get("path").and_then(|p| p.as_str()).map(PathBuf::from);
+    let offset = d.get("offset").and_then(|o| o.as_u64()).and_then(|o| u32::try_from(o).ok());
+    match (path, offset) {
+        (Some(path), Some(offset)) => Ok(msl_ide::SymbolId { path, offset }),
+        _ => Err(Error::invalid_params("the item's `data` is not one this server made")),
+    }
+}
+
+/// The parts of an item of either hierarchy: uri, range and selection range.
+fn item_place(
+    it: &msl_ide::HierarchyItem,
+    enc: Encoding,
+    indexes: &mut FxHashMap<PathBuf, Arc<LineIndex>>,
+) -> (Uri, Range, Range) {
+    let index = indexes.entry(it.path.clone()).or_insert_with(|| Arc::new(LineIndex::new(&it.text))).clone();
+    (uri_of(&it.path), index.range(it.full, enc), index.range(it.focus, enc))
+}
+
+fn call_item(
+    it: &msl_ide::HierarchyItem,
+    enc: Encoding,
+    indexes: &mut FxHashMap<PathBuf, Arc<LineIndex>>,
+) -> CallHierarchyItem {
+    let (uri, range, selection_range) = item_place(it, enc, indexes);
+    CallHierarchyItem {
+        name: it.name.clone(),
+        kind: symbol_kind(it.kind),
+        tags: None,
+        detail: it.container.clone(),
+        uri,
+        range,
+        selection_range,
+        data: Some(hierarchy_data(&it.id)),
+    }
+}
+
+fn type_item(
+    it: &msl_ide::HierarchyItem,
+    enc: Encoding,
+    indexes: &mut FxHashMap<PathBuf, Arc<LineIndex>>,
+) -> TypeHierarchyItem {
+    let (uri, range, selection_range) = item_place(it, enc, indexes);
+    TypeHierarchyItem {
+        name: it.name.clone(),
+        kind: symbol_kind(it.kind),
+        tags: None,
+        detail: it.container.clone(),
+        uri,
+        range,
+        selection_range,
+        data: Some(hierarchy_data(&it.id)),
+    }
+}
+
+pub(crate) async fn prepare_call_hierarchy(
+    b: &Backend,
+    params: CallHierarchyPrepareParams,
+) -> Result<Option<Vec<CallHierarchyItem>>> {
+    let pos = params.text_document_position_params.position;
+    let uri = params.text_document_position_params.text_document.uri;
+    b.with_doc(&uri, "call hierarchy", move |snap, view| {
+        let items = snap.prepare_call_hierarchy(&view.path, view.offset(pos))?;
+        let mut indexes = FxHashMap::default();
+        let out: Vec<CallHierarchyItem> = items.iter().map(|i| call_item(i, view.enc, &mut indexes)).collect();
+        Ok((!out.is_empty()).then_some(out))
+    })
+    .await
+}
+
+/// Calls of either direction: the other function's item and the calls' ranges.
+async fn calls(
+    b: &Backend,
+    data: Option<&Value>,
+    incoming: bool,
+) -> Result<Option<Vec<(CallHierarchyItem, Vec<Range>)>>> {
+    let id = hierarchy_id(data)?;
+    let (snap, enc) = {
+        let st = b.lock();
+        (st.host.snapshot(), st.enc)
+    };
+    b.run_blocking("call hierarchy", move || {
+        let calls = if incoming { snap.incoming_calls(&id)? } else { snap.outgoing_calls(&id)? };
+        let mut indexes = FxHashMap::default();
+        // incoming: the ranges are in the caller's file; outgoing: in the item's own file
+        let own = if incoming { None } else { snap.file_text(&id.path)? };
+        let out = calls
+            .iter()
+            .map(|c| {
+                let item = call_item(&c.item, enc, &mut indexes);
+                let index = match (&own, incoming) {
+                    (Some(text), false) => Arc::new(LineIndex::new(text)),
+                    _ => indexes.get(&c.item.path).cloned().unwrap_or_else(|| Arc::new(LineIndex::new(&c.item.text))),
+                };
+                (item, c.ranges.iter().map(|r| index.range(*r, enc)).collect())
+            })
+            .collect();
+        Ok(Some(out))
+    })
+    .await
+}
+
+pub(crate) async fn incoming_calls(
+    b: &Backend,
+    params: CallHierarchyIncomingCallsParams,
+) -> Result<Option<Vec<CallHierarchyIncomingCall>>> {
+    let found = calls(b, params.item.data.as_ref(), true).await?;
+    Ok(found
+        .map(|v| v.into_iter().map(|(from, from_ranges)| CallHierarchyIncomingCall { from, from_ranges }).collect()))
+}
+
+pub(crate) async fn outgoing_calls(
+    b: &Backend,
+    params: CallHierarchyOutgoingCallsParams,
+) -> Result<Option<Vec<CallHierarchyOutgoingCall>>> {
+    let found = calls(b, params.item.data.as_ref(), false).await?;
+    Ok(found.map(|v| v.into_iter().map(|(to, from_ranges)| CallHierarchyOutgoingCall { to, from_ranges }).collect()))
+}
+
+pub(crate) async fn prepare_type_hierarchy(
+    b: &Backend,
+    params: TypeHierarchyPrepareParams,
+) -> Result<Option<Vec<TypeHierarchyItem>>> {
+    let pos = params.text_document_position_params.position;
+    let uri = params.text_document_position_params.text_document.uri;
+    b.with_doc(&uri, "type hierarchy", move |snap, view| {
+        let items = snap.prepare_type_hierarchy(&view.path, view.offset(pos))?;
+        let mut indexes = FxHashMap::default();
+        let out: Vec<TypeHierarchyItem> = items.iter().map(|i| type_item(i, view.enc, &mut indexes)).collect();
+        Ok((!out.is_empty()).then_some(out))
+    })
+    .await
+}
+
+pub(crate) async fn type_relatives(
+    b: &Backend,
+    item: TypeHierarchyItem,
+    supertypes: bool,
+) -> Result<Option<Vec<TypeHierarchyItem>>> {
+    let id = hierarchy_id(item.data.as_ref())?;
+    let (snap, enc) = {
+        let st = b.lock();
+        (st.host.snapshot(), st.enc)
+    };
+    b.run_blocking("type hierarchy", move || {
+        let items = if supertypes { snap.supertypes(&id)? } else { snap.subtypes(&id)? };
+        let mut indexes = FxHashMap::default();
+        Ok(Some(items.iter().map(|i| type_item(i, enc, &mut indexes)).collect()))
+    })
+    .await
 }
 
 #[allow(deprecated)]

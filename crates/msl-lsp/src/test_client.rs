@@ -186,10 +186,12 @@ impl LspClient {
                     "capabilities": {
                         "general": {"positionEncodings": ["utf-16"]},
                         "workspace": {"configuration": true, "didChangeWatchedFiles": {"dynamicRegistration": true}, "workspaceFolders": true},
+                        "window": {"workDoneProgress": true},
                         "textDocument": {
                             "hover": {"contentFormat": ["markdown", "plaintext"]},
                             "completion": {"completionItem": {"snippetSupport": true}},
-                            "publishDiagnostics": {"relatedInformation": true, "versionSupport": true, "tagSupport": {"valueSet": [1, 2]}}
+                            "publishDiagnostics": {"relatedInformation": true, "versionSupport": true, "tagSupport": {"valueSet": [1, 2]}},
+                            "typeHierarchy": {"dynamicRegistration": true}
                         }
                     }
                 }),

@@ -24,10 +24,14 @@ fn fixtures() -> PathBuf {
 
 /// A scratch copy of the fixtures, so that tests can write files.
 fn scratch(name: &str) -> PathBuf {
+    scratch_of(&fixtures(), name)
+}
+
+fn scratch_of(fixtures: &Path, name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("msl-lsp-test-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    for e in std::fs::read_dir(fixtures()).unwrap() {
+    for e in std::fs::read_dir(fixtures).unwrap() {
         let e = e.unwrap();
         std::fs::copy(e.path(), dir.join(e.file_name())).unwrap();
     }
@@ -39,7 +43,10 @@ fn uri(path: &Path) -> String {
 }
 
 async fn start(name: &str, options: Value) -> Session {
-    let dir = scratch(name);
+    start_in(scratch(name), options).await
+}
+
+async fn start_in(dir: PathBuf, options: Value) -> Session {
     let (client_io, server_io) = tokio::io::duplex(1 << 20);
     let (sr, sw) = tokio::io::split(server_io);
     let (cr, cw) = tokio::io::split(client_io);
@@ -802,4 +809,120 @@ async fn every_file_opened_in_a_burst_gets_its_diagnostics() {
     // `common_gain` is gone: every call of it is reported, not only the unit's own mistake
     let missing = wait_for_all(&s, &all, Duration::from_secs(20), |d| codes(d).len() > 1).await;
     assert!(missing.is_empty(), "not re-checked after the header's edit: {missing:?}");
+}
+
+/// Waits for the end of the background index's `$/progress`.
+async fn indexed(s: &Session) {
+    let end = s
+        .client
+        .wait_for(Duration::from_secs(60), |m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end")
+        .await;
+    assert!(end.is_some(), "indexing ends with a $/progress end");
+}
+
+fn uris_of(locations: &Value) -> Vec<String> {
+    let mut v: Vec<String> = locations
+        .as_array()
+        .unwrap_or(&Vec::new())
+        .iter()
+        .map(|l| l["uri"].as_str().unwrap_or_default().rsplit('/').next().unwrap_or_default().to_string())
+        .collect();
+    v.sort();
+    v
+}
+
+#[tokio::test]
+async fn the_background_index_serves_navigation_across_units() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/lsp-workspace");
+    let s = start_in(scratch_of(&fixtures, "workspace"), json!({})).await;
+    // progress is announced: created, begun, ended
+    let begin = s
+        .client
+        .wait_for(Duration::from_secs(30), |m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "begin")
+        .await
+        .expect("indexing begins with a $/progress begin");
+    assert_eq!(begin["params"]["value"]["title"], "Indexing");
+    indexed(&s).await;
+    s.open("a.metal").await;
+
+    // references to a header function from the open unit reach the unit that is not open
+    let pos = position(&s.text("a.metal"), "tone_map(pixels", 0);
+    let refs = s
+        .client
+        .request(
+            "textDocument/references",
+            json!({"textDocument": {"uri": s.uri("a.metal")}, "position": pos, "context": {"includeDeclaration": true}}),
+        )
+        .await;
+    assert_eq!(uris_of(&refs), ["a.metal", "b.metal", "b.metal", "shared.h"], "{refs}");
+
+    // go to definition of a function the open unit only declares: the other unit's body
+    let d = s.at("textDocument/definition", "a.metal", "tone_map(pixels", 0).await;
+    assert_eq!(d[0]["uri"], s.uri("b.metal"), "{d}");
+    assert_eq!(d[0]["range"]["start"], position(&s.text("b.metal"), "tone_map(float", 0));
+
+    // rename changes every unit that sees the declaration
+    let r = s
+        .client
+        .request(
+            "textDocument/rename",
+            json!({"textDocument": {"uri": s.uri("a.metal")}, "position": pos, "newName": "compress"}),
+        )
+        .await;
+    let changes = r["changes"].as_object().cloned().unwrap_or_default();
+    let mut files: Vec<(String, usize)> = changes
+        .iter()
+        .map(|(u, e)| (u.rsplit('/').next().unwrap().to_string(), e.as_array().map(|a| a.len()).unwrap_or(0)))
+        .collect();
+    files.sort();
+    assert_eq!(files, [("a.metal".to_string(), 1), ("b.metal".to_string(), 2), ("shared.h".to_string(), 1)], "{r}");
+
+    // workspace symbols of a file that is not open
+    let syms = s.client.request("workspace/symbol", json!({"query": "only_in"})).await;
+    assert_eq!(
+        uris_of(
+            &syms
+                .as_array()
+                .map(|a| Value::Array(a.iter().map(|x| x["location"].clone()).collect()))
+                .unwrap_or_default()
+        ),
+        ["b.metal"],
+        "{syms}"
+    );
+
+    // call hierarchy: the callers of tone_map, in both units
+    let items = s.at("textDocument/prepareCallHierarchy", "a.metal", "tone_map(pixels", 0).await;
+    assert_eq!(items[0]["name"], "tone_map", "{items}");
+    let incoming = s.client.request("callHierarchy/incomingCalls", json!({"item": items[0]})).await;
+    let mut callers: Vec<String> =
+        incoming.as_array().unwrap().iter().map(|c| c["from"]["name"].as_str().unwrap().to_string()).collect();
+    callers.sort();
+    assert_eq!(callers, ["expose", "only_in_b"], "{incoming}");
+    let from_b = incoming.as_array().unwrap().iter().find(|c| c["from"]["name"] == "only_in_b").unwrap();
+    assert_eq!(from_b["fromRanges"][0]["start"], position(&s.text("b.metal"), "tone_map(v)", 0));
+
+    // type hierarchy: the classes that derive from a header's class
+    let items = s.at("textDocument/prepareTypeHierarchy", "a.metal", "Light {", 0).await;
+    assert_eq!(items[0]["name"], "Light", "{items}");
+    let subs = s.client.request("typeHierarchy/subtypes", json!({"item": items[0]})).await;
+    let mut names: Vec<String> =
+        subs.as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap().to_string()).collect();
+    names.sort();
+    assert_eq!(names, ["AreaLight", "SpotLight"], "{subs}");
+    let sup = s.client.request("typeHierarchy/supertypes", json!({"item": subs[0]})).await;
+    assert_eq!(sup[0]["name"], "Light", "{sup}");
+
+    // a unit created on disk is indexed when the editor says so
+    let c = s.path("c.metal");
+    std::fs::write(&c, "#include \"shared.h\"\nfloat third(float v) { return tone_map(v + 1.0f); }\n").unwrap();
+    s.client.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": s.uri("c.metal"), "type": 1}]}));
+    indexed(&s).await;
+    let refs = s
+        .client
+        .request(
+            "textDocument/references",
+            json!({"textDocument": {"uri": s.uri("a.metal")}, "position": pos, "context": {"includeDeclaration": false}}),
+        )
+        .await;
+    assert_eq!(uris_of(&refs), ["a.metal", "b.metal", "c.metal"], "{refs}");
 }
