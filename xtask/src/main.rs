@@ -41,6 +41,7 @@ fn main() -> ExitCode {
                  \x20      [--typos]                                inject typos into names; count those reported\n  \
                  bench  [--iterations N] [--pgo]                  parser throughput and the ggml timing (--pgo: of a profile-guided build)\n  \
                  lsp-bench [--no-clangd]                         an editing session against msl-lsp (and clangd-19)\n  \
+                 lsp-bench --workspace                           indexing and navigation over a workspace of 1,200 units\n  \
                  zero-config [--msl-check PATH]                  msl-check --no-config in every corpus source folder: files with errors\n  \
                  analysis-stats [--root DIR] [--files TSV]       how much of the corpus the semantic model types and resolves\n\n\
                  The corpus is read from $MSL_CORPUS or ../shared/corpus."

@@ -204,6 +204,17 @@ impl AnalysisHost {
         Arc::make_mut(&mut self.workspace)
     }
 
+    /// The next unit the background index should index. Open units are left out: they
+    /// are analysed as edited, and indexed again when they are closed.
+    pub fn next_index_job(&self) -> Option<IndexJob> {
+        self.workspace.next_job_except(&|p| self.open.contains_key(p))
+    }
+
+    /// How far the background index is (open units count as indexed).
+    pub fn index_progress(&self) -> IndexProgress {
+        self.workspace.progress_except(&|p| self.open.contains_key(p))
+    }
+
     /// The texts of the open files (what an [`Indexer`] reads in place of the disk).
     pub fn overlays(&self) -> FxHashMap<PathBuf, Arc<str>> {
         self.open

@@ -573,15 +573,22 @@ impl WorkspaceIndex {
 
     /// The next unit to index: units never indexed first, then those changed.
     pub fn next_job(&self) -> Option<IndexJob> {
+        self.next_job_except(&|_| false)
+    }
+
+    /// [`WorkspaceIndex::next_job`] among the units for which `skip` is false.
+    pub fn next_job_except(&self, skip: &dyn Fn(&Path) -> bool) -> Option<IndexJob> {
         let pick = |fresh: bool| {
-            self.units.iter().filter(|(_, e)| e.stale && e.index.is_none() == fresh).min_by(|a, b| a.0.cmp(b.0)).map(
-                |(p, e)| IndexJob {
+            self.units
+                .iter()
+                .filter(|(p, e)| e.stale && e.index.is_none() == fresh && !skip(p))
+                .min_by(|a, b| a.0.cmp(b.0))
+                .map(|(p, e)| IndexJob {
                     path: p.clone(),
                     settings: e.settings.clone(),
                     generation: e.generation,
                     fresh: e.index.is_none(),
-                },
-            )
+                })
         };
         pick(true).or_else(|| pick(false))
     }
@@ -601,9 +608,9 @@ impl WorkspaceIndex {
         true
     }
 
-    /// Progress of indexing.
-    pub fn progress(&self) -> IndexProgress {
-        IndexProgress { done: self.units.values().filter(|e| !e.stale).count(), total: self.units.len() }
+    /// Progress of indexing; units for which `skip` holds count as done.
+    pub fn progress_except(&self, skip: &dyn Fn(&Path) -> bool) -> IndexProgress {
+        IndexProgress { done: self.units.iter().filter(|(p, e)| !e.stale || skip(p)).count(), total: self.units.len() }
     }
 
     /// Whether `path` is a unit of the workspace.
@@ -658,7 +665,7 @@ pub struct Indexer {
 }
 
 /// Units indexed in one database before it is dropped.
-const UNITS_PER_DATABASE: usize = 24;
+const UNITS_PER_DATABASE: usize = 8;
 
 impl Default for Indexer {
     fn default() -> Self {

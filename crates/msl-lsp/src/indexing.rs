@@ -215,8 +215,7 @@ fn run(b: Backend, rt: tokio::runtime::Handle) {
         }
         let (job, progress) = {
             let st = b.lock();
-            let ws = st.host.workspace();
-            (ws.next_job(), ws.progress())
+            (st.host.next_index_job(), st.host.index_progress())
         };
         let Some(job) = job else {
             if let Some(t) = started_at.take() {
