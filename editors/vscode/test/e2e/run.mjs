@@ -464,7 +464,7 @@ async function main() {
     await page.locator('.tab.dirty', { hasText: 'settings.json' }).waitFor({ state: 'detached' });
   };
   try {
-    await drive(page, changeSettings);
+    await drive(page, changeSettings, workspace);
     // the extension says in its log which server it started first
     const expected = process.env.MSL_LSP ? `${machineSettings['msl.server.path']} (setting)` : `${bundled} (bundled)`;
     const started = channelText(trustedStart).match(/Starting (.*)\./);
@@ -548,7 +548,7 @@ async function checkRestrictedMode(page, channel) {
   log('granting trust sent compiler.mode "onSave" to the server');
 }
 
-async function drive(page, changeSettings) {
+async function drive(page, changeSettings, workspace) {
   const { editor, statusItem } = await openFixture(page);
 
   // (a) activation: the status item reports a running server (openFixture waited for it)
@@ -627,6 +627,30 @@ async function drive(page, changeSettings) {
     (await expansion.count()) > 0,
   );
   log('MSL: Expand Macro at Cursor opened the expansion of UNIT_MAX beside the source');
+
+  // rename across files: a function declared in a shared header, defined and called in a
+  // unit that is not open, renamed from the open one
+  const toneToken = editor
+    .locator('.view-line', { hasText: 'tone(x);' })
+    .locator('span span', { hasText: /^tone$/ })
+    .first();
+  await toneToken.click();
+  await page.keyboard.press('F2');
+  const renameInput = page.locator('.rename-box input, .rename-input');
+  await renameInput.first().waitFor({ timeout: 30 * 1000 });
+  await renameInput.first().fill('tone_curve');
+  await page.keyboard.press('Enter');
+  await eventually('the rename to change the open file', 30 * 1000, async () =>
+    (await editor.locator('.view-line', { hasText: 'tone_curve(x);' }).count()) > 0,
+  );
+  await runPaletteCommand(page, 'File: Save All');
+  const renamedOnDisk = (name) => readFileSync(join(workspace, name), 'utf8');
+  await eventually('the rename to reach the header and the unit that is not open', 30 * 1000, async () =>
+    renamedOnDisk('tone.h').includes('float tone_curve(float x);') &&
+    renamedOnDisk('other.metal').includes('float tone_curve(float x)') &&
+    renamedOnDisk('other.metal').includes('values[index] = tone_curve(values[index]);'),
+  );
+  log('rename changed tone to tone_curve in shader.metal, tone.h and the unopened other.metal');
 
   // AIR needs Apple's compiler: without one the server's error must be shown, with one the IR
   await runCommand(page, editor, 'MSL: Show AIR');
