@@ -245,6 +245,11 @@ impl Analysis {
         Analysis { db, file_set, files: FxHashMap::default() }
     }
 
+    /// The input of a file already known (set, or read for a unit's main file).
+    pub fn file(&self, path: &Path) -> Option<SourceFile> {
+        self.files.get(&msl_syntax::vfs::normalize(path)).copied()
+    }
+
     /// Adds or changes a file; returns its input.
     pub fn set_file(&mut self, path: &Path, text: Arc<str>) -> SourceFile {
         self.set_file_with_issues(path, text, Arc::from([]))

@@ -233,7 +233,7 @@ fn include_completions(cx: &FileCtx, typed: &str) -> Vec<CompletionItem> {
         );
     }
     let mut bases: Vec<std::path::PathBuf> = Vec::new();
-    if !angled && let Some(dir) = cx.path_of(0).parent() {
+    if !angled && let Some(dir) = cx.path_of(cx.focus).parent() {
         bases.push(dir.to_path_buf());
     }
     bases.extend(cx.settings.config.include_dirs.iter().cloned());

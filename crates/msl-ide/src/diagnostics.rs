@@ -55,10 +55,10 @@ pub(crate) fn file_diagnostics(cx: &FileCtx) -> Vec<FileDiagnostic> {
         rounds += 1;
         for (i, inc) in includes.iter().enumerate() {
             let Some(t) = inc.target else { continue };
-            let via = if inc.file == 0 { Some(i) } else { reached_by.get(inc.file as usize).copied().flatten() };
+            let via = if inc.file == cx.focus { Some(i) } else { reached_by.get(inc.file as usize).copied().flatten() };
             if let Some(v) = via
                 && reached_by.get(t as usize).is_some_and(|r| r.is_none())
-                && t != 0
+                && t != cx.focus
             {
                 reached_by[t as usize] = Some(v);
                 changed = true;
@@ -69,7 +69,7 @@ pub(crate) fn file_diagnostics(cx: &FileCtx) -> Vec<FileDiagnostic> {
     for d in msl_hir::unit_diagnostics(cx.db, cx.unit, false) {
         let diag = d.diagnostic;
         let Some(severity) = rules.apply(diag.code, diag.severity) else { continue };
-        if diag.file != 0 {
+        if diag.file != cx.focus {
             // an error in a header: once per include directive, with the place as related
             if severity != Severity::Error {
                 continue;
@@ -142,13 +142,14 @@ pub(crate) fn file_diagnostics(cx: &FileCtx) -> Vec<FileDiagnostic> {
     }
     // count the further errors of each header in its message
     for d in &mut out {
-        if let Some(i) = includes.iter().position(|inc| inc.file == 0 && inc.range == d.range && !d.related.is_empty())
+        if let Some(i) =
+            includes.iter().position(|inc| inc.file == cx.focus && inc.range == d.range && !d.related.is_empty())
             && header_errors[i] > 1
         {
             d.message.push_str(&format!(" (and {} more)", header_errors[i] - 1));
         }
     }
-    for p in cx.parse.pieces_of_file(0).filter(|p| p.kind == SyntaxKind::PP_INACTIVE) {
+    for p in cx.parse.pieces_of_file(cx.focus).filter(|p| p.kind == SyntaxKind::PP_INACTIVE) {
         out.push(FileDiagnostic {
             range: p.range,
             severity: None,

@@ -25,7 +25,7 @@ pub(crate) fn expand_macro(cx: &FileCtx, offset: TextSize) -> Option<MacroExpans
         .macro_calls()
         .iter()
         .enumerate()
-        .filter(|(_, c)| c.file == 0 && c.range.contains_inclusive(offset))
+        .filter(|(_, c)| c.file == cx.focus && c.range.contains_inclusive(offset))
         .min_by_key(|(_, c)| c.range.len())?;
     let name = cx.parse.macros().get(c.def as usize)?.name.to_string();
     let tokens = cx.parse.macro_expansion(call as u32, MAX_TOKENS);

@@ -395,7 +395,7 @@ fn macro_definition(info: &msl_syntax::MacroInfo) -> String {
 
 fn macro_call_hover(cx: &FileCtx, call: u32) -> Option<Hover> {
     let c = cx.parse.macro_calls().get(call as usize)?;
-    if c.file != 0 {
+    if c.file != cx.focus {
         return None;
     }
     let info = cx.parse.macros().get(c.def as usize)?;
@@ -419,7 +419,7 @@ fn directive_hover(cx: &FileCtx, piece: usize, offset: TextSize) -> Option<Hover
         return None;
     }
     // `#include`: the file it names
-    if let Some(inc) = cx.parse.includes().iter().find(|i| i.file == 0 && i.range.contains_inclusive(offset)) {
+    if let Some(inc) = cx.parse.includes().iter().find(|i| i.file == cx.focus && i.range.contains_inclusive(offset)) {
         let md = match inc.target.map(|t| cx.parse.files().get(t as usize)) {
             Some(Some(f)) if !f.is_virtual => format!("`{}`", f.path.display()),
             // a header whose declarations the analysis knows without reading a file

@@ -89,8 +89,27 @@ pub struct FileSettings {
 }
 
 struct OpenFile {
+    /// The file as a unit of its own.
     unit: Unit,
     settings: FileSettings,
+    /// A unit that includes the file, in whose context it is analysed.
+    context: Option<Context>,
+}
+
+/// The unit of another file that includes an open file, with that file's settings.
+#[derive(Clone)]
+struct Context {
+    includer: PathBuf,
+    unit: Unit,
+    settings: FileSettings,
+}
+
+/// How a snapshot sees an open file.
+#[derive(Clone)]
+struct OpenView {
+    unit: Unit,
+    settings: FileSettings,
+    context: Option<Context>,
 }
 
 /// Owns the database: files, units and their settings. Changes go through it.
@@ -135,7 +154,7 @@ impl AnalysisHost {
             self.set_settings(&path, settings);
         } else {
             let unit = self.analysis.unit(file, settings.config.clone());
-            self.open.insert(path, OpenFile { unit, settings });
+            self.open.insert(path, OpenFile { unit, settings, context: None });
         }
     }
 
@@ -154,13 +173,76 @@ impl AnalysisHost {
     pub fn close(&mut self, path: &Path) {
         let path = msl_syntax::vfs::normalize(path);
         if let Some(open) = self.open.remove(&path) {
-            if let Some(cache) = self.analysis.db.parse_cache() {
-                cache.forget(open.unit);
-            }
-            if let Some(cache) = self.analysis.db.item_cache() {
-                cache.forget(open.unit);
+            let units = std::iter::once(open.unit).chain(open.context.map(|c| c.unit));
+            for unit in units {
+                if let Some(cache) = self.analysis.db.parse_cache() {
+                    cache.forget(unit);
+                }
+                if let Some(cache) = self.analysis.db.item_cache() {
+                    cache.forget(unit);
+                }
             }
         }
+    }
+
+    /// Analyses the open file `path` inside the unit of `includer` (a file that includes
+    /// it), with `settings` (the includer's), or again on its own (`None`). Returns
+    /// whether the context changed.
+    pub fn set_context(&mut self, path: &Path, includer: Option<(&Path, FileSettings)>) -> bool {
+        let path = msl_syntax::vfs::normalize(path);
+        let Some(current) = self.open.get(&path).map(|o| o.context.as_ref().map(|c| c.includer.clone())) else {
+            return false;
+        };
+        let wanted = includer.as_ref().map(|(p, _)| msl_syntax::vfs::normalize(p));
+        if current == wanted {
+            // the includer's settings may have changed
+            if let (Some((_, settings)), Some(open)) = (includer, self.open.get_mut(&path))
+                && let Some(c) = open.context.as_mut()
+                && c.settings.config != settings.config
+            {
+                c.unit.set_config(&mut self.analysis.db).to(settings.config.clone());
+                c.settings = settings;
+            }
+            return false;
+        }
+        let context = match (includer, wanted) {
+            (Some((_, settings)), Some(includer)) => {
+                // the includer's text: its buffer when open, else the disk
+                let file = match self.analysis.file(&includer) {
+                    Some(f) => f,
+                    None => match std::fs::read(&includer) {
+                        Ok(bytes) => self.analysis.set_file_bytes(&includer, &bytes),
+                        Err(_) => return false,
+                    },
+                };
+                let unit = self.analysis.unit(file, settings.config.clone());
+                Some(Context { includer, unit, settings })
+            }
+            _ => None,
+        };
+        if let Some(open) = self.open.get_mut(&path) {
+            let old = std::mem::replace(&mut open.context, context);
+            if let Some(old) = old {
+                if let Some(cache) = self.analysis.db.parse_cache() {
+                    cache.forget(old.unit);
+                }
+                if let Some(cache) = self.analysis.db.item_cache() {
+                    cache.forget(old.unit);
+                }
+            }
+        }
+        true
+    }
+
+    /// The file whose unit gives `path` its context, when it has one.
+    pub fn context_of(&self, path: &Path) -> Option<&Path> {
+        self.open.get(&msl_syntax::vfs::normalize(path))?.context.as_ref().map(|c| c.includer.as_path())
+    }
+
+    /// The units of the workspace that include `path` (indexed ones), other than itself.
+    pub fn includers(&self, path: &Path) -> Vec<PathBuf> {
+        let path = msl_syntax::vfs::normalize(path);
+        self.workspace.units_reading(&path).into_iter().filter(|p| *p != path).collect()
     }
 
     /// The open files.
@@ -179,12 +261,13 @@ impl AnalysisHost {
         let snap = self.snapshot();
         let mut out = Vec::new();
         for (p, open) in &self.open {
-            if *p == path {
+            if *p == path || open.context.as_ref().is_some_and(|c| c.includer == path) {
                 out.push(p.clone());
                 continue;
             }
+            let unit = open.context.as_ref().map_or(open.unit, |c| c.unit);
             let reads = salsa::Cancelled::catch(AssertUnwindSafe(|| {
-                let parse = msl_hir::parse_unit(&snap.db, open.unit);
+                let parse = msl_hir::parse_unit(&snap.db, unit);
                 parse.files().iter().any(|f| msl_syntax::vfs::normalize(&f.path) == path)
             }));
             if reads.unwrap_or(true) {
@@ -225,7 +308,13 @@ impl AnalysisHost {
 
     /// A consistent view for answering requests.
     pub fn snapshot(&self) -> Snapshot {
-        let units = self.open.iter().map(|(p, o)| (p.clone(), (o.unit, o.settings.clone()))).collect();
+        let units = self
+            .open
+            .iter()
+            .map(|(p, o)| {
+                (p.clone(), OpenView { unit: o.unit, settings: o.settings.clone(), context: o.context.clone() })
+            })
+            .collect();
         Snapshot {
             db: self.analysis.db.clone(),
             units: Arc::new(units),
@@ -239,7 +328,7 @@ impl AnalysisHost {
 #[derive(Clone)]
 pub struct Snapshot {
     db: RootDatabase,
-    units: Arc<FxHashMap<PathBuf, (Unit, FileSettings)>>,
+    units: Arc<FxHashMap<PathBuf, OpenView>>,
     workspace: Arc<WorkspaceIndex>,
     overlays: Arc<FxHashMap<PathBuf, Arc<str>>>,
 }
@@ -251,8 +340,14 @@ impl Snapshot {
 
     fn file(&self, path: &Path) -> Option<locate::FileCtx<'_>> {
         let path = msl_syntax::vfs::normalize(path);
-        let (unit, settings) = self.units.get(&path)?;
-        Some(locate::FileCtx::new(&self.db, *unit, settings))
+        let view = self.units.get(&path)?;
+        // in the context of an includer, when that unit reads the file; else on its own
+        if let Some(c) = &view.context
+            && let Some(cx) = locate::FileCtx::in_context(&self.db, c.unit, &c.settings, &path)
+        {
+            return Some(cx);
+        }
+        Some(locate::FileCtx::new(&self.db, view.unit, &view.settings))
     }
 
     /// Diagnostics of an open file, after its rule levels and suppression comments:
@@ -431,8 +526,9 @@ impl Snapshot {
                 return Some(Arc::from(builtin_library_text()));
             }
             let path = msl_syntax::vfs::normalize(path);
-            for (unit, _) in self.units.values() {
-                let parse = msl_hir::parse_unit(&self.db, *unit);
+            for view in self.units.values() {
+                let unit = view.context.as_ref().map_or(view.unit, |c| c.unit);
+                let parse = msl_hir::parse_unit(&self.db, unit);
                 if let Some(f) = parse.files().iter().find(|f| !f.is_virtual && f.path == path) {
                     return Some(f.text.clone());
                 }

@@ -19,7 +19,7 @@ pub(crate) fn document_links(cx: &FileCtx) -> Vec<DocumentLink> {
     let text = cx.text();
     let files = cx.parse.files();
     let mut out = Vec::new();
-    for inc in cx.parse.includes().iter().filter(|i| i.file == 0) {
+    for inc in cx.parse.includes().iter().filter(|i| i.file == cx.focus) {
         let Some(target) = inc.target.and_then(|t| files.get(t as usize)) else { continue };
         if target.is_virtual {
             continue;

@@ -11,13 +11,16 @@ use msl_syntax::{Parse, SyntaxKind, SyntaxNode, SyntaxToken, TextRange, TextSize
 use crate::FileSettings;
 use crate::index::ItemIndex;
 
-/// One open file's unit and its latest parse.
+/// One open file's unit and its latest parse. The file is the unit's main file, or (in the
+/// context of a unit that includes it) one of its headers: `focus` is its number among the
+/// parse's files.
 pub(crate) struct FileCtx<'a> {
     pub db: &'a RootDatabase,
     pub unit: Unit,
     pub settings: &'a FileSettings,
     pub parse: Arc<Parse>,
     pub root: SyntaxNode,
+    pub focus: u32,
     index: std::cell::OnceCell<Rc<ItemIndex>>,
     sema: std::cell::OnceCell<msl_hir::Semantics<'a>>,
 }
@@ -37,7 +40,29 @@ impl<'a> FileCtx<'a> {
     pub fn new(db: &'a RootDatabase, unit: Unit, settings: &'a FileSettings) -> FileCtx<'a> {
         let parse = msl_hir::parse_unit(db, unit).clone();
         let root = parse.syntax();
-        FileCtx { db, unit, settings, parse, root, index: std::cell::OnceCell::new(), sema: std::cell::OnceCell::new() }
+        FileCtx {
+            db,
+            unit,
+            settings,
+            parse,
+            root,
+            focus: 0,
+            index: std::cell::OnceCell::new(),
+            sema: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// The file `path` inside the unit `unit` (which includes it); `None` when the unit
+    /// does not read it.
+    pub fn in_context(
+        db: &'a RootDatabase,
+        unit: Unit,
+        settings: &'a FileSettings,
+        path: &std::path::Path,
+    ) -> Option<FileCtx<'a>> {
+        let mut cx = FileCtx::new(db, unit, settings);
+        cx.focus = cx.parse.files().iter().position(|f| !f.is_virtual && f.path == path)? as u32;
+        Some(cx)
     }
 
     /// The unit's semantic model (made on first use by a request).
@@ -45,9 +70,9 @@ impl<'a> FileCtx<'a> {
         self.sema.get_or_init(|| msl_hir::Semantics::new(self.db, self.unit))
     }
 
-    /// The text of the main file.
+    /// The text of the file.
     pub fn text(&self) -> &str {
-        self.parse.files().first().map(|f| &*f.text).unwrap_or("")
+        self.parse.files().get(self.focus as usize).map(|f| &*f.text).unwrap_or("")
     }
 
     pub fn path_of(&self, file: u32) -> PathBuf {
@@ -83,7 +108,7 @@ impl<'a> FileCtx<'a> {
     }
 
     fn at_exact(&self, offset: TextSize) -> Option<At> {
-        let (piece, tree_offset) = self.parse.piece_at(0, offset)?;
+        let (piece, tree_offset) = self.parse.piece_at(self.focus, offset)?;
         let p = self.parse.piece(piece)?;
         if let Some(call) = p.macro_call {
             return Some(At::MacroCall { call });
@@ -98,7 +123,7 @@ impl<'a> FileCtx<'a> {
     /// The range in the main file of a tree range, when it is spelled there.
     pub fn file_range(&self, range: TextRange) -> Option<TextRange> {
         let (file, r) = self.parse.map_range(range);
-        (file == 0 && self.is_spelled(range)).then_some(r)
+        (file == self.focus && self.is_spelled(range)).then_some(r)
     }
 
     /// The file and range of a tree range: exact where it is spelled, the invocation
@@ -114,7 +139,7 @@ impl<'a> FileCtx<'a> {
 
     /// The tree offset of an offset of the main file.
     pub fn tree_offset(&self, offset: TextSize) -> Option<TextSize> {
-        self.parse.tree_offset(0, offset)
+        self.parse.tree_offset(self.focus, offset)
     }
 
     /// The tree range that covers the main-file range `range` (both ends spelled there).

@@ -45,7 +45,8 @@ fn directive_word(cx: &FileCtx, piece: usize, offset: TextSize) -> Option<String
 pub(crate) fn definition(cx: &FileCtx, offset: TextSize, prefer_declaration: bool) -> Vec<NavTarget> {
     // `#include "file"` goes to the file
     if let Some(At::Directive { .. }) = cx.at(offset) {
-        if let Some(inc) = cx.parse.includes().iter().find(|i| i.file == 0 && i.range.contains_inclusive(offset)) {
+        if let Some(inc) = cx.parse.includes().iter().find(|i| i.file == cx.focus && i.range.contains_inclusive(offset))
+        {
             if let Some(t) = inc.target
                 && let Some(f) = cx.parse.files().get(t as usize)
                 && !f.is_virtual
@@ -445,7 +446,7 @@ fn unit_uses(cx: &FileCtx, def: &Def) -> Vec<Use> {
 
 pub(crate) fn highlights(cx: &FileCtx, offset: TextSize) -> Vec<(TextRange, bool)> {
     let Some((def, _)) = def_at(cx, offset, false) else { return Vec::new() };
-    unit_uses(cx, &def).into_iter().filter(|u| u.file == 0).map(|u| (u.range, u.write)).collect()
+    unit_uses(cx, &def).into_iter().filter(|u| u.file == cx.focus).map(|u| (u.range, u.write)).collect()
 }
 
 pub(crate) fn prepare_rename(cx: &FileCtx, offset: TextSize) -> Result<(TextRange, String), String> {
@@ -473,7 +474,7 @@ pub(crate) fn prepare_rename(cx: &FileCtx, offset: TextSize) -> Result<(TextRang
             // a macro invocation: its name
             let u = unit_uses(cx, &def);
             u.into_iter()
-                .find(|u| u.file == 0 && u.range.contains_inclusive(offset))
+                .find(|u| u.file == cx.focus && u.range.contains_inclusive(offset))
                 .map(|u| u.range)
                 .ok_or("the name is produced by a macro here")?
         }

@@ -105,7 +105,7 @@ pub(crate) fn semantic_tokens(cx: &FileCtx, range: Option<TextRange>) -> Vec<Sem
         }
         let Some(pi) = cx.parse.piece_index_at(tok.text_range().start()) else { continue };
         let Some(piece) = cx.parse.piece(pi) else { continue };
-        if piece.file != 0 {
+        if piece.file != cx.focus {
             continue;
         }
         if kind == SyntaxKind::MACRO_CALL {

@@ -83,7 +83,7 @@ pub(crate) fn document_symbols(cx: &FileCtx) -> Vec<Symbol> {
         ));
     }
     // macros defined in the file
-    for m in cx.parse.macros().iter().filter(|m| m.file == 0) {
+    for m in cx.parse.macros().iter().filter(|m| m.file == cx.focus) {
         let detail = m.params.as_ref().map(|p| format!("({})", p.join(", ")));
         let line_end = cx.text()[usize::from(m.name_range.end())..]
             .find('\n')
@@ -154,7 +154,7 @@ fn full_range(cx: &FileCtx, s: &ItemSym) -> Option<TextRange> {
     }
     let range = node.text_range();
     let (file, r) = cx.any_file_range(range);
-    (file == 0).then_some(r)
+    (file == cx.focus).then_some(r)
 }
 
 fn detail(s: &ItemSym) -> Option<String> {

@@ -342,3 +342,66 @@ fn open_units_are_read_as_edited_not_as_indexed() {
         b.metal:5:12: luma"#]]
     .assert_eq(&out.join("\n"));
 }
+
+const FRAGMENT: &str = r#"
+//- common.h
+#pragma once
+struct Light { float3 color; };
+//- body.h
+inline float3 shade(Light l) { return l.color * SCALE; }
+//- main.metal
+#include "common.h"
+#define SCALE 2.0f
+#include "body.h"
+kernel void k(device float3 *o [[buffer(0)]], uint i [[thread_position_in_grid]]) { o[i] = shade(Light{o[i]}); }
+"#;
+
+fn diagnostics_of(ws: &Ws, path: &Path) -> Vec<String> {
+    let text = ws.disk(path);
+    ws.host
+        .snapshot()
+        .diagnostics(path)
+        .unwrap()
+        .into_iter()
+        .filter(|d| d.severity.is_some())
+        .map(|d| format!("{} {}", d.code, ws.show(path, &text, d.range)))
+        .collect()
+}
+
+#[test]
+fn a_header_is_analysed_in_the_context_of_a_unit_that_includes_it() {
+    let mut ws = workspace(&FRAGMENT.replace("l.color * SCALE", "l.color * SCA$0LE"), &["body.h"], true);
+    let body = ws.dir.join("body.h");
+    let main = ws.dir.join("main.metal");
+    // alone, the names its includer declares before it are unknown
+    expect!["E1401 body.h:1:49: SCALE"].assert_eq(&diagnostics_of(&ws, &body).join("\n"));
+    assert_eq!(ws.host.includers(&body), vec![main.clone()]);
+    assert!(ws.host.set_context(&body, Some((&main, FileSettings::default()))));
+    assert_eq!(ws.host.context_of(&body), Some(main.as_path()));
+    assert_eq!(diagnostics_of(&ws, &body), Vec::<String>::new());
+    let snap = ws.host.snapshot();
+    let hover = snap.hover(&body, ws.at.1).unwrap().map(|h| h.markdown).unwrap_or_default();
+    assert!(hover.contains("#define SCALE 2.0f"), "{hover}");
+    let light = TextSize::from(ws.disk(&body).find("Light").unwrap() as u32);
+    let targets = snap.definition(&body, light).unwrap();
+    let out: Vec<String> = targets.iter().map(|t| ws.show(&t.path, &t.text, t.focus)).collect();
+    expect!["common.h:2:8: Light"].assert_eq(&out.join("\n"));
+    drop(snap);
+    // and on its own again
+    assert!(ws.host.set_context(&body, None));
+    assert_eq!(diagnostics_of(&ws, &body).len(), 1);
+}
+
+#[test]
+fn a_context_that_does_not_reach_the_file_is_not_used() {
+    let fixture =
+        FRAGMENT.replace("#include \"body.h\"", "#if 0\n#include \"body.h\"\n#endif").replace("SCALE;", "SCA$0LE;");
+    let mut ws = workspace(&fixture.replace("l.color * SCALE", "l.color * SCA$0LE"), &["body.h"], true);
+    let body = ws.dir.join("body.h");
+    let main = ws.dir.join("main.metal");
+    // the index knows main.metal does not read it: no includer
+    assert!(ws.host.includers(&body).is_empty());
+    // forced anyway, the file is analysed on its own
+    ws.host.set_context(&body, Some((&main, FileSettings::default())));
+    assert_eq!(diagnostics_of(&ws, &body).len(), 1);
+}

@@ -212,7 +212,8 @@ pub(crate) async fn settings_changed(b: &Backend) {
         "compiler": found.map(|c| json!({"path": c.path.display().to_string(), "version": c.version})),
         "compilerMode": mode,
     });
-    b.client.send_notification::<StatusNotification>(status).await;
+    b.lock().status = status;
+    crate::context::send_status(b).await;
 }
 
 /// After a save: runs the compiler on the open files that read `paths`.

@@ -111,6 +111,8 @@ pub(crate) async fn discover(b: &Backend) {
     b.info(format!("workspace: {n} Metal source{} to index", if n == 1 { "" } else { "s" })).await;
     start(b);
     b.index.notify();
+    // includers' settings may have changed
+    crate::context::update(b, None).await;
 }
 
 /// Starts the indexing thread (once).
@@ -248,6 +250,24 @@ fn run(b: Backend, rt: tokio::runtime::Handle) {
                 (msl_ide::UnitIndex::default(), Vec::new())
             }
         };
+        // open files this unit includes may now take their context from it
+        // (or stop taking it, when it no longer includes them)
+        let includes_open: Vec<PathBuf> = {
+            let st = b.lock();
+            let old = st.host.workspace().unit_index(&job.path).cloned();
+            let mut v: Vec<PathBuf> = index
+                .paths()
+                .chain(old.iter().flat_map(|o| o.paths()))
+                .filter(|p| *p != job.path && st.docs.contains_key(*p))
+                .map(|p| p.to_path_buf())
+                .collect();
+            v.sort();
+            v.dedup();
+            v
+        };
         b.lock().host.workspace_mut().finish(&job, index, texts);
+        if !includes_open.is_empty() {
+            rt.block_on(crate::context::update(&b, Some(includes_open)));
+        }
     }
 }

@@ -6,6 +6,7 @@
 //! error while the server keeps running.
 
 mod compiler;
+mod context;
 pub mod convert;
 mod indexing;
 pub mod memory;
@@ -120,6 +121,10 @@ pub(crate) struct State {
     pub work_done_progress: bool,
     /// The client lets the type hierarchy be registered after `initialize`.
     pub type_hierarchy_dynamic: bool,
+    /// Contexts the user chose with `msl.setContext`: an includer, or the file alone.
+    pub context_pins: FxHashMap<PathBuf, Option<PathBuf>>,
+    /// The last `msl/status` without the files' contexts (`null` until settings are read).
+    pub status: Value,
     /// The last semantic tokens sent per document: result id and data.
     pub semantic: FxHashMap<PathBuf, (String, Vec<u32>)>,
     /// Where the built-in library document was written.
@@ -184,6 +189,8 @@ impl Backend {
                 dynamic_watch: false,
                 work_done_progress: false,
                 type_hierarchy_dynamic: false,
+                context_pins: FxHashMap::default(),
+                status: Value::Null,
                 semantic: FxHashMap::default(),
                 builtin_file: None,
                 compiler: compiler::CompilerState::default(),

@@ -122,6 +122,8 @@ pub(crate) async fn initialize(b: &Backend, params: InitializeParams) -> Result<
                 COMMAND_SYNTAX_TREE.into(),
                 COMMAND_EXPAND_MACRO.into(),
                 crate::compiler::COMMAND_SHOW_AIR.into(),
+                crate::context::COMMAND_CANDIDATES.into(),
+                crate::context::COMMAND_SET.into(),
             ],
             ..Default::default()
         }),
@@ -201,6 +203,8 @@ pub(crate) async fn did_open(b: &Backend, params: DidOpenTextDocumentParams) {
     if let Some(p) = problem {
         b.warn(p).await;
     }
+    // a file that units of the workspace include is analysed inside one of them
+    crate::context::update(b, Some(vec![path.clone()])).await;
     let affected = b.lock().host.units_reading(&path);
     b.schedule_diagnostics(affected);
 }
@@ -300,6 +304,7 @@ pub(crate) async fn did_close(b: &Backend, params: DidCloseTextDocumentParams) {
         let mut st = b.lock();
         st.docs.remove(&path);
         st.semantic.remove(&path);
+        st.context_pins.remove(&path);
         st.compiler.closed(&path);
         st.host.close(&path);
         // the file on disk is what other units read now
@@ -1212,6 +1217,15 @@ pub(crate) async fn execute_command(b: &Backend, params: ExecuteCommandParams) -
                 }))
             })
             .await
+        }
+        crate::context::COMMAND_CANDIDATES => {
+            let uri = uri_argument(&params)?;
+            crate::context::candidates(b, &uri).await
+        }
+        crate::context::COMMAND_SET => {
+            let uri = uri_argument(&params)?;
+            let context = params.arguments.first().and_then(|a| a.get("context")).cloned().unwrap_or(Value::Null);
+            crate::context::set(b, &uri, &context).await
         }
         COMMAND_PANIC => {
             b.run_blocking("msl.internal.panic", || -> msl_ide::Cancellable<Option<Value>> {

@@ -926,3 +926,56 @@ async fn the_background_index_serves_navigation_across_units() {
         .await;
     assert_eq!(uris_of(&refs), ["a.metal", "b.metal", "c.metal"], "{refs}");
 }
+
+#[tokio::test]
+async fn a_header_takes_its_context_from_a_unit_that_includes_it() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/lsp-workspace");
+    let s = start_in(scratch_of(&fixtures, "context"), json!({})).await;
+    indexed(&s).await;
+    // shading.h uses a macro its includer defines first: inside a.metal it is clean
+    let uri = s.uri("shading.h");
+    s.client.open(&uri, &s.text("shading.h"), 1);
+    let status = s
+        .client
+        .wait_for(Duration::from_secs(10), |m| {
+            m["method"] == "msl/status" && m["params"]["contexts"].as_object().is_some_and(|c| !c.is_empty())
+        })
+        .await
+        .expect("msl/status names the context");
+    assert_eq!(status["params"]["contexts"][uri.as_str()], s.uri("a.metal"), "{status}");
+    let clean = s.diagnostics_where("shading.h", |d| codes(d).is_empty()).await;
+    assert!(clean.is_some(), "shading.h in the context of a.metal has no errors");
+    let c = s
+        .client
+        .request("workspace/executeCommand", json!({"command": "msl.contextCandidates", "arguments": [{"uri": uri}]}))
+        .await;
+    assert_eq!(c, json!({"current": s.uri("a.metal"), "candidates": [s.uri("a.metal")]}));
+    // on its own, the macro is not declared
+    let c = s
+        .client
+        .request(
+            "workspace/executeCommand",
+            json!({"command": "msl.setContext", "arguments": [{"uri": uri, "context": null}]}),
+        )
+        .await;
+    assert_eq!(c["current"], Value::Null);
+    let alone = s.diagnostics_where("shading.h", |d| codes(d).contains(&"E1401".to_string())).await;
+    assert!(alone.is_some(), "alone, EXPOSURE is not declared");
+    // and back in its includer's context
+    s.client
+        .request(
+            "workspace/executeCommand",
+            json!({"command": "msl.setContext", "arguments": [{"uri": uri, "context": s.uri("a.metal")}]}),
+        )
+        .await;
+    assert!(s.diagnostics_where("shading.h", |d| codes(d).is_empty()).await.is_some());
+    // a file that does not include it is refused
+    let r = s
+        .client
+        .request_raw(
+            "workspace/executeCommand",
+            json!({"command": "msl.setContext", "arguments": [{"uri": uri, "context": s.uri("b.metal")}]}),
+        )
+        .await;
+    assert!(r["error"]["message"].as_str().unwrap_or_default().contains("does not include"), "{r}");
+}

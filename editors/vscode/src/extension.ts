@@ -30,6 +30,7 @@ export const Commands = {
   showAir: 'msl.vscode.showAir',
   showSyntaxTree: 'msl.vscode.showSyntaxTree',
   expandMacro: 'msl.vscode.expandMacro',
+  selectContext: 'msl.vscode.selectContext',
   openLogs: 'msl.vscode.openLogs',
 } as const;
 
@@ -37,6 +38,8 @@ export const Commands = {
 const SERVER_SHOW_AIR = 'msl.showAir';
 const SERVER_SYNTAX_TREE = 'msl.syntaxTree';
 const SERVER_EXPAND_MACRO = 'msl.expandMacro';
+const SERVER_CONTEXT_CANDIDATES = 'msl.contextCandidates';
+const SERVER_SET_CONTEXT = 'msl.setContext';
 
 const statusNotification = new NotificationType<unknown>('msl/status');
 
@@ -90,6 +93,8 @@ class Controller implements vscode.Disposable {
       vscode.commands.registerCommand(Commands.showAir, () => this.showAir()),
       vscode.commands.registerCommand(Commands.showSyntaxTree, () => this.showSyntaxTree()),
       vscode.commands.registerCommand(Commands.expandMacro, () => this.expandMacro()),
+      vscode.commands.registerCommand(Commands.selectContext, () => this.selectContext()),
+      vscode.window.onDidChangeActiveTextEditor(() => this.render()),
       vscode.workspace.onDidChangeConfiguration((e) => this.onConfigurationChanged(e)),
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
         this.log('The workspace is now trusted: sending the full settings to the server.');
@@ -142,6 +147,7 @@ class Controller implements vscode.Disposable {
       serverSource: this.server?.source,
       detail: this.failure,
       trusted: vscode.workspace.isTrusted,
+      activeUri: vscode.window.activeTextEditor?.document.uri.toString(),
     });
     this.statusItem.text = view.text;
     this.statusItem.tooltip = view.tooltip;
@@ -451,6 +457,64 @@ class Controller implements vscode.Disposable {
     }
     const text = `// ${String(found.name)} expands to:\n${found.expansion}`;
     await this.showBeside(this.expansions.update(doc.uri, text), 'metal');
+  }
+
+  /** Lets the user pick the unit whose context the active file is analysed in: one of the
+   * files that include it, or the file on its own. */
+  private async selectContext(): Promise<void> {
+    const doc = this.activeMetalDocument();
+    const client = doc && this.runningClient();
+    if (doc === undefined || client === undefined) {
+      return;
+    }
+    const uri = client.code2ProtocolConverter.asUri(doc.uri);
+    let found: { current?: unknown; candidates?: unknown };
+    try {
+      found = (await client.sendRequest(ExecuteCommandRequest.type, {
+        command: SERVER_CONTEXT_CANDIDATES,
+        arguments: [{ uri }],
+      })) as { current?: unknown; candidates?: unknown };
+    } catch (e) {
+      void vscode.window.showErrorMessage(`MSL: ${errorText(e)}`);
+      return;
+    }
+    const candidates = Array.isArray(found?.candidates)
+      ? found.candidates.filter((c): c is string => typeof c === 'string')
+      : [];
+    const current = typeof found?.current === 'string' ? found.current : null;
+    type Pick = vscode.QuickPickItem & { context: string | null };
+    const items: Pick[] = [
+      {
+        label: 'This file on its own',
+        description: current === null ? 'current' : undefined,
+        context: null,
+      },
+      ...candidates.map((c) => {
+        const fileUri = vscode.Uri.parse(c);
+        return {
+          label: vscode.workspace.asRelativePath(fileUri),
+          description: c === current ? 'current' : 'includes this file',
+          context: c,
+        };
+      }),
+    ];
+    const picked = await vscode.window.showQuickPick(items, {
+      placeHolder:
+        candidates.length === 0
+          ? 'No file of the workspace includes this one (as far as the index knows)'
+          : 'Analyse this file inside which unit?',
+    });
+    if (picked === undefined) {
+      return;
+    }
+    try {
+      await client.sendRequest(ExecuteCommandRequest.type, {
+        command: SERVER_SET_CONTEXT,
+        arguments: [{ uri, context: picked.context }],
+      });
+    } catch (e) {
+      void vscode.window.showErrorMessage(`MSL: ${errorText(e)}`);
+    }
   }
 
   /** Keeps an open syntax tree in step with its source as the user types. */

@@ -12,6 +12,8 @@ export interface ServerStatus {
   compiler: { path: string; version: string } | null;
   /** When the server runs the compiler, as it understood the settings. */
   compilerMode?: string;
+  /** Open files analysed inside a unit that includes them: file URI to includer URI. */
+  contexts?: Record<string, string>;
 }
 
 export interface StatusInput {
@@ -31,6 +33,8 @@ export interface StatusInput {
   trusted: boolean;
   /** `msl.compiler.mode` as configured. */
   compilerMode?: string;
+  /** The URI of the active editor's document, if any. */
+  activeUri?: string;
 }
 
 export interface StatusView {
@@ -108,6 +112,10 @@ export function statusView(input: StatusInput): StatusView {
   } else if (input.compilerMode === 'off') {
     lines.push('Compiler: off');
   }
+  const includer = input.activeUri === undefined ? undefined : input.server?.contexts?.[input.activeUri];
+  if (includer !== undefined) {
+    lines.push(`Context: this file is analysed as included by ${baseName(includer)}`);
+  }
   if (input.serverPath) {
     lines.push(`Server: ${input.serverPath}${input.serverSource ? ` (${input.serverSource})` : ''}`);
   }
@@ -140,5 +148,24 @@ export function parseServerStatus(params: unknown): ServerStatus | undefined {
   if (typeof p.compilerMode === 'string') {
     status.compilerMode = p.compilerMode;
   }
+  if (p.contexts !== null && typeof p.contexts === 'object') {
+    const contexts: Record<string, string> = {};
+    for (const [file, includer] of Object.entries(p.contexts as Record<string, unknown>)) {
+      if (typeof includer === 'string') {
+        contexts[file] = includer;
+      }
+    }
+    status.contexts = contexts;
+  }
   return status;
+}
+
+/** The last segment of a URI or path, decoded. */
+export function baseName(uri: string): string {
+  const last = uri.split('/').filter((x) => x !== '').pop() ?? uri;
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
+  }
 }

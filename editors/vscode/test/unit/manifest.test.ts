@@ -68,6 +68,7 @@ test("commands are the extension's own, titled under MSL", () => {
     'msl.vscode.expandMacro',
     'msl.vscode.openLogs',
     'msl.vscode.restartServer',
+    'msl.vscode.selectContext',
     'msl.vscode.showAir',
     'msl.vscode.showSyntaxTree',
   ]);
@@ -79,7 +80,7 @@ test("commands are the extension's own, titled under MSL", () => {
   for (const id of ids) {
     assert.ok(source.includes(`'${id}'`), `${id} is registered in extension.ts`);
   }
-  for (const serverCommand of ['msl.syntaxTree', 'msl.showAir', 'msl.expandMacro']) {
+  for (const serverCommand of ['msl.syntaxTree', 'msl.showAir', 'msl.expandMacro', 'msl.setContext']) {
     assert.ok(!ids.includes(serverCommand));
   }
 });

@@ -123,3 +123,18 @@ test('msl/status notifications are checked before use', () => {
   assert.equal(parseServerStatus({ std: '3.2', platform: 'ios', compiler: { version: '1' } }), undefined);
   assert.equal(parseServerStatus({ std: '3.2', platform: 'ios', compiler: 'metal' }), undefined);
 });
+
+test('the tooltip names the unit that gives the active file its context', () => {
+  const status = parseServerStatus({
+    std: 'metal3.2',
+    platform: 'macos',
+    compiler: null,
+    contexts: { 'file:///w/body.metal': 'file:///w/all%20kernels.metal', 'file:///w/bad.metal': 7 },
+  });
+  assert.ok(status !== undefined);
+  assert.deepEqual(status.contexts, { 'file:///w/body.metal': 'file:///w/all%20kernels.metal' });
+  const inside = statusView({ state: 'running', trusted: true, server: status, activeUri: 'file:///w/body.metal' });
+  assert.match(inside.tooltip, /analysed as included by all kernels\.metal/);
+  const alone = statusView({ state: 'running', trusted: true, server: status, activeUri: 'file:///w/other.metal' });
+  assert.doesNotMatch(alone.tooltip, /Context:/);
+});
