@@ -71,6 +71,7 @@ pub fn run(args: &[String]) -> Result<u8, String> {
     let mut semantic = false;
     let mut show_warnings = false;
     let mut typos = false;
+    let mut mutate = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -81,6 +82,7 @@ pub fn run(args: &[String]) -> Result<u8, String> {
             "--semantic" => semantic = true,
             "--warnings" => show_warnings = true,
             "--typos" => typos = true,
+            "--mutate" => mutate = true,
             other => return Err(format!("unknown argument `{other}`")),
         }
     }
@@ -98,6 +100,9 @@ pub fn run(args: &[String]) -> Result<u8, String> {
     }
     if typos {
         return run_typos(&root, &units, jobs);
+    }
+    if mutate {
+        return crate::mutate::run(&root, &units, jobs);
     }
     let start = Instant::now();
     let next = AtomicUsize::new(0);
@@ -423,7 +428,7 @@ fn run_typos(root: &Path, units: &[Unit], jobs: usize) -> Result<u8, String> {
 }
 
 /// Offsets of the size digit in declarations like `float3 n = float3(`, in the text.
-fn vector_declarations(text: &str) -> Vec<usize> {
+pub(crate) fn vector_declarations(text: &str) -> Vec<usize> {
     let mut out = Vec::new();
     for ty in ["float", "half", "int", "uint"] {
         let mut from = 0;

@@ -5,6 +5,7 @@ mod bench;
 mod corpus;
 mod editors;
 mod lsp_bench;
+mod mutate;
 mod pgo;
 mod test;
 mod zero_config;
@@ -39,6 +40,7 @@ fn main() -> ExitCode {
                  corpus [--filter TEXT] [--jobs N] [--verbose]   check every unit of the corpus; one summary line\n  \
                  \x20      [--semantic | --cli] [--warnings]        with the checker / through msl-check; list warnings\n  \
                  \x20      [--typos]                                inject typos into names; count those reported\n  \
+                 \x20      [--mutate]                               inject certain mistakes of several kinds; count those reported\n  \
                  bench  [--iterations N] [--pgo]                  parser throughput and the ggml timing (--pgo: of a profile-guided build)\n  \
                  lsp-bench [--no-clangd]                         an editing session against msl-lsp (and clangd-19)\n  \
                  lsp-bench --workspace                           indexing and navigation over a workspace of 1,200 units\n  \
