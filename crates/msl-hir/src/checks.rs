@@ -17,6 +17,7 @@ use crate::items::{ItemTree, TypeRef};
 
 mod consts;
 mod infer;
+mod rules;
 mod ty;
 
 pub use consts::{
@@ -51,7 +52,7 @@ pub struct Fix {
 }
 
 impl Fix {
-    fn replace(label: String, range: TextRange, text: impl Into<String>) -> Fix {
+    pub(crate) fn replace(label: String, range: TextRange, text: impl Into<String>) -> Fix {
         Fix { label, edits: vec![(range, text.into())] }
     }
 }
@@ -61,9 +62,12 @@ impl Fix {
 #[salsa::tracked(returns(ref))]
 pub fn check_function<'db>(db: &'db dyn Db, function: FunctionId<'db>) -> Arc<Vec<HirDiagnostic>> {
     let Some((mut cx, node)) = Checker::for_function(db, function, true) else { return Arc::new(Vec::new()) };
+    let checkable = cx.names_are_checkable(&node) && !cx.context.member;
     if let Some(f) = ast::Function::cast(node) {
         cx.function(&f);
     }
+    // the rules on the semantic model
+    cx.out.extend(rules::check(db, function, checkable));
     Arc::new(cx.out)
 }
 
@@ -2345,7 +2349,7 @@ fn is_standard_cpp_attribute(name: &str) -> bool {
 
 /// The candidate closest to `name`, when close enough to be a likely typo of it (the
 /// smallest edit distance, then the first in order).
-fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub(crate) fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let limit = 2.max(name.len() / 4);
     candidates
         .into_iter()

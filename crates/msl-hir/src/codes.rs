@@ -554,6 +554,40 @@ pub static CODES: &[CodeInfo] = &[
         bad: "template <int N> int sum() { return N + sum<N - 1>(); }\nkernel void k(device int *o) { o[0] = sum<4>(); }",
         good: "template <int N> int sum() { if constexpr (N == 0) { return 0; } else { return N + sum<N - 1>(); } }\nkernel void k(device int *o) { o[0] = sum<4>(); }",
     },
+    CodeInfo {
+        code: "E1712",
+        name: "return-without-value",
+        severity: Severity::Error,
+        summary: "A `return` without a value in a function that returns one",
+        explanation: "A function declared with a return type other than `void` must give a value to every \
+                      `return` (C++17 [stmt.return]). Falling back to `return;` leaves the caller with no \
+                      value, and the compiler rejects it.",
+        bad: "float half_of(float x) {\n    if (x < 0.0f) return;\n    return x * 0.5f;\n}",
+        good: "float half_of(float x) {\n    if (x < 0.0f) return 0.0f;\n    return x * 0.5f;\n}",
+    },
+    CodeInfo {
+        code: "E1713",
+        name: "return-value-from-void",
+        severity: Severity::Error,
+        summary: "A `return` with a value in a function that returns `void`",
+        explanation: "A `void` function, kernels included, returns no value: `return` takes no expression \
+                      there, except one that is itself of type `void` (C++17 [stmt.return]). Kernels write \
+                      their results through their buffer and texture arguments.",
+        bad: "kernel void k(device float *out [[buffer(0)]]) {\n    return 1;\n}",
+        good: "kernel void k(device float *out [[buffer(0)]]) {\n    out[0] = 1.0f;\n    return;\n}",
+    },
+    CodeInfo {
+        code: "E1714",
+        name: "no-such-member",
+        severity: Severity::Error,
+        summary: "A member access naming a member the class does not have",
+        explanation: "`s.m` and `p->m` look `m` up in the class of `s` (C++17 [expr.ref]). When the class is \
+                      defined in the unit, has no base classes and is not a template, all its members are \
+                      known, and a name that is none of them is an error; the message suggests the closest \
+                      member.",
+        bad: "struct Light { float3 color; float power; };\nfloat f(Light l) { return l.intensity; }",
+        good: "struct Light { float3 color; float power; };\nfloat f(Light l) { return l.power; }",
+    },
 ];
 
 #[cfg(test)]

@@ -1359,7 +1359,8 @@ impl Ctx<'_> {
                     self.out.resolutions.insert(e, Resolution::Library(k.name));
                     return Ty::unknown();
                 }
-                Entry::EnumMember(en, m) => {
+                // an enumerator of a scoped enum is named through its enum (`access::read`)
+                Entry::EnumMember(en, m) if !en.scoped || !namespace.is_empty() => {
                     self.out.resolutions.insert(e, Resolution::Library(m.name));
                     return Ty::library(en.name, Vec::new());
                 }
@@ -1447,7 +1448,12 @@ impl Ctx<'_> {
                             }
                         }
                     }
-                    Some(Resolution::Type(t)) => self.deduced_class(t, &arg_types),
+                    // a type named as the callee makes an object (`float4(x)`, CTAD); an
+                    // object made by the callee (`Op{}(x)`) is called
+                    Some(Resolution::Type(t)) if matches!(self.body.exprs[callee.0 as usize], Expr::Path(_)) => {
+                        self.deduced_class(t, &arg_types)
+                    }
+                    Some(Resolution::Type(_)) => self.call_object(e, &callee_ty, &arg_types),
                     Some(Resolution::Def(id)) => self.def_call(e, callee, id, &arg_types),
                     // an unqualified name ordinary lookup does not find: the functions of
                     // that name in the namespaces of the arguments' classes and enums
@@ -1457,36 +1463,41 @@ impl Ctx<'_> {
                         self.def_call(e, callee, id, &arg_types)
                     }
                     Some(Resolution::Generic(_)) => Ty::unknown(),
-                    Some(Resolution::Local(_)) | None => match callee_ty.non_reference().strip().kind() {
-                        TyKind::Function(f) => f.ret.clone(),
-                        // a function object: its call operator
-                        TyKind::Class { def, args: targs, .. } => {
-                            let (def, targs) = (*def, targs.clone());
-                            let (_, space, cv) = object_of(&callee_ty, false);
-                            let found = self.class_members(def, "operator()");
-                            match self.pick_member(def, &targs, &found, &arg_types, &[], (space, cv)) {
-                                Some((_, f, _)) => fn_ret(&f),
-                                None => {
-                                    if !arg_types.iter().any(Ty::is_uncertain) {
-                                        self.out.unresolved_calls.push(e);
-                                    }
-                                    Ty::unknown()
-                                }
-                            }
-                        }
-                        TyKind::Pointer { pointee, .. } => match pointee.strip().kind() {
-                            TyKind::Function(f) => f.ret.clone(),
-                            _ => Ty::unknown(),
-                        },
-                        _ => {
-                            if !callee_ty.is_uncertain() {
-                                self.out.unresolved_calls.push(e);
-                            }
-                            Ty::unknown()
-                        }
-                    },
+                    Some(Resolution::Local(_)) | None => self.call_object(e, &callee_ty, &arg_types),
                     Some(_) => Ty::unknown(),
                 }
+            }
+        }
+    }
+
+    /// A call of a value: a function, a pointer to one, or an object with a call operator.
+    fn call_object(&mut self, e: ExprId, callee_ty: &Ty, arg_types: &[Ty]) -> Ty {
+        match callee_ty.non_reference().strip().kind() {
+            TyKind::Function(f) => f.ret.clone(),
+            // a function object: its call operator
+            TyKind::Class { def, args: targs, .. } => {
+                let (def, targs) = (*def, targs.clone());
+                let (_, space, cv) = object_of(callee_ty, false);
+                let found = self.class_members(def, "operator()");
+                match self.pick_member(def, &targs, &found, arg_types, &[], (space, cv)) {
+                    Some((_, f, _)) => fn_ret(&f),
+                    None => {
+                        if !arg_types.iter().any(Ty::is_uncertain) {
+                            self.out.unresolved_calls.push(e);
+                        }
+                        Ty::unknown()
+                    }
+                }
+            }
+            TyKind::Pointer { pointee, .. } => match pointee.strip().kind() {
+                TyKind::Function(f) => f.ret.clone(),
+                _ => Ty::unknown(),
+            },
+            _ => {
+                if !callee_ty.is_uncertain() {
+                    self.out.unresolved_calls.push(e);
+                }
+                Ty::unknown()
             }
         }
     }

@@ -1,0 +1,194 @@
+//! Rules on the semantic model: each family reads a function's lowered body and its
+//! inference (types, resolutions) and never re-derives types from text. A rule owns its
+//! code (a [`Rule`]), its messages and fixes; its documentation is in `codes.rs` and its
+//! fixtures under `fixtures/check/`. Every family is registered in [`check`].
+//!
+//! The first rule holds here too: when the model does not know (a template, an unknown
+//! type, an incomplete unit), a rule stays silent.
+
+mod members;
+mod operators;
+mod returns;
+mod scopes;
+
+use msl_syntax::{Severity, TextRange};
+
+use super::{Fix, HirDiagnostic};
+use crate::body::{Body, BodySourceMap, Expr, ExprId, Stmt, StmtId};
+use crate::db::{Db, FunctionId};
+use crate::defs::Defs;
+use crate::infer::InferenceResult;
+use crate::items::ItemTree;
+use crate::ty::DefId;
+
+/// A rule of the model: its code and severity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Rule {
+    /// A local used before its declaration or outside the block that declares it.
+    NotInScope,
+    /// `return;` in a function that returns a value.
+    ReturnWithoutValue,
+    /// `return e;` in a function that returns `void`.
+    ReturnValueFromVoid,
+    /// An operator between operands it does not take (`%` or a bit operator on floats).
+    OperandTypes,
+    /// A member that the class does not have.
+    NoSuchMember,
+}
+
+impl Rule {
+    pub(crate) fn code(self) -> &'static str {
+        match self {
+            Rule::NotInScope => "E1401",
+            Rule::ReturnWithoutValue => "E1712",
+            Rule::ReturnValueFromVoid => "E1713",
+            Rule::OperandTypes => "E1703",
+            Rule::NoSuchMember => "E1714",
+        }
+    }
+
+    pub(crate) fn severity(self) -> Severity {
+        match self {
+            Rule::NotInScope
+            | Rule::ReturnWithoutValue
+            | Rule::ReturnValueFromVoid
+            | Rule::OperandTypes
+            | Rule::NoSuchMember => Severity::Error,
+        }
+    }
+}
+
+/// What the rules of one function read.
+pub(crate) struct RuleCx<'a> {
+    pub body: &'a Body,
+    pub map: &'a BodySourceMap,
+    pub infer: &'a InferenceResult,
+    pub defs: &'a Defs,
+    pub tree: &'a ItemTree,
+    /// The function's definition, when the unit's definitions have it.
+    pub def: Option<DefId>,
+    /// Every name the function may use is known to the unit (it is complete, the
+    /// function is no member of a class with bases nor defined outside its class).
+    pub names_checkable: bool,
+    /// Statements inside lambdas (their `return`s are the lambda's).
+    pub in_lambda: Vec<bool>,
+    out: Vec<HirDiagnostic>,
+}
+
+/// A diagnostic being made: `cx.report(rule, range, message).hint(..).fix(..)`.
+pub(crate) struct Report<'r>(&'r mut HirDiagnostic);
+
+impl Report<'_> {
+    pub(crate) fn hint(self, hint: impl Into<String>) -> Self {
+        self.0.hint = Some(hint.into());
+        self
+    }
+
+    pub(crate) fn fix(self, fix: Fix) -> Self {
+        self.0.fixes.push(fix);
+        self
+    }
+
+    pub(crate) fn related(self, range: TextRange, message: impl Into<String>) -> Self {
+        self.0.related.push((range, message.into()));
+        self
+    }
+}
+
+impl<'a> RuleCx<'a> {
+    pub(crate) fn report(&mut self, rule: Rule, range: TextRange, message: impl Into<String>) -> Report<'_> {
+        self.out.push(HirDiagnostic {
+            range,
+            severity: rule.severity(),
+            code: rule.code(),
+            message: message.into(),
+            hint: None,
+            fixes: Vec::new(),
+            related: Vec::new(),
+        });
+        let last = self.out.len() - 1;
+        Report(&mut self.out[last])
+    }
+
+    /// The range of an expression (relative to the function's start).
+    pub(crate) fn range(&self, e: ExprId) -> TextRange {
+        self.map.expr_ranges[e.0 as usize]
+    }
+
+    /// Whether the model is sure of what an expression is: inferred, not discarded, not
+    /// in a branch of an undecided `if constexpr`.
+    pub(crate) fn decided(&self, e: ExprId) -> bool {
+        !self.infer.is_discarded(e)
+    }
+}
+
+/// Runs every rule family on a function. Ranges are relative to the function's start.
+pub(crate) fn check(db: &dyn Db, function: FunctionId<'_>, names_checkable: bool) -> Vec<HirDiagnostic> {
+    let unit = *function.unit(db);
+    let (body, map) = &**crate::db::function_body(db, function);
+    if body.root.is_none() {
+        return Vec::new();
+    }
+    let infer = crate::db::infer_function(db, function);
+    let defs = crate::db::unit_defs(db, unit);
+    let def = defs.function_defs.get(*function.index(db) as usize).copied().flatten();
+    let mut cx = RuleCx {
+        body,
+        map,
+        infer,
+        defs,
+        tree: crate::item_tree(db, unit),
+        def,
+        names_checkable,
+        in_lambda: lambda_statements(body),
+        out: Vec::new(),
+    };
+    // a branch of an `if constexpr` whose condition is not known may be discarded when
+    // the function is compiled: then nothing in the body is sure
+    if !infer.undecided.is_empty() {
+        return Vec::new();
+    }
+    scopes::check(&mut cx);
+    returns::check(&mut cx);
+    operators::check(&mut cx);
+    members::check(&mut cx);
+    cx.out
+}
+
+/// For each statement, whether it lies in a lambda's body.
+fn lambda_statements(body: &Body) -> Vec<bool> {
+    let mut inside = vec![false; body.stmts.len()];
+    for e in &body.exprs {
+        if let Expr::Lambda { body: Some(s), .. } = e {
+            mark(body, *s, &mut inside);
+        }
+    }
+    inside
+}
+
+fn mark(body: &Body, s: StmtId, inside: &mut [bool]) {
+    let mut stack = vec![s];
+    while let Some(s) = stack.pop() {
+        let Some(slot) = inside.get_mut(s.0 as usize) else { continue };
+        if *slot {
+            continue;
+        }
+        *slot = true;
+        stack.extend(child_stmts(&body.stmts[s.0 as usize]));
+    }
+}
+
+/// The statements directly inside a statement.
+pub(crate) fn child_stmts(s: &Stmt) -> Vec<StmtId> {
+    match s {
+        Stmt::Block(v) => v.clone(),
+        Stmt::If { init, then, other, .. } => [*init, *then, *other].into_iter().flatten().collect(),
+        Stmt::While { body, .. } | Stmt::Do { body, .. } | Stmt::RangeFor { body, .. } => {
+            body.iter().copied().collect()
+        }
+        Stmt::For { init, body, .. } | Stmt::Switch { init, body, .. } => {
+            [*init, *body].into_iter().flatten().collect()
+        }
+        _ => Vec::new(),
+    }
+}
