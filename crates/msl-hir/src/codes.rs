@@ -588,6 +588,17 @@ pub static CODES: &[CodeInfo] = &[
         bad: "struct Light { float3 color; float power; };\nfloat f(Light l) { return l.intensity; }",
         good: "struct Light { float3 color; float power; };\nfloat f(Light l) { return l.power; }",
     },
+    CodeInfo {
+        code: "E1405",
+        name: "unknown-type",
+        severity: Severity::Error,
+        summary: "A variable declared with a type name that nothing declares",
+        explanation: "A declaration's type must name a type of the unit, of a namespace it can see, or of \
+                      the Metal library (C++17 [dcl.type.simple]). A misspelt type name (`flaot4`, \
+                      `unit2`) makes the whole declaration invalid; the message suggests the closest type.",
+        bad: "kernel void k(device float4 *out [[buffer(0)]]) {\n    flaot4 c = out[0];\n    out[0] = c;\n}",
+        good: "kernel void k(device float4 *out [[buffer(0)]]) {\n    float4 c = out[0];\n    out[0] = c;\n}",
+    },
 ];
 
 #[cfg(test)]

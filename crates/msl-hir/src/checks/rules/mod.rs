@@ -10,6 +10,7 @@ mod members;
 mod operators;
 mod returns;
 mod scopes;
+mod types;
 
 use msl_syntax::{Severity, TextRange};
 
@@ -34,6 +35,8 @@ pub(crate) enum Rule {
     OperandTypes,
     /// A member that the class does not have.
     NoSuchMember,
+    /// A type name that nothing declares.
+    UnknownType,
 }
 
 impl Rule {
@@ -44,6 +47,7 @@ impl Rule {
             Rule::ReturnValueFromVoid => "E1713",
             Rule::OperandTypes => "E1703",
             Rule::NoSuchMember => "E1714",
+            Rule::UnknownType => "E1405",
         }
     }
 
@@ -53,7 +57,8 @@ impl Rule {
             | Rule::ReturnWithoutValue
             | Rule::ReturnValueFromVoid
             | Rule::OperandTypes
-            | Rule::NoSuchMember => Severity::Error,
+            | Rule::NoSuchMember
+            | Rule::UnknownType => Severity::Error,
         }
     }
 }
@@ -152,6 +157,9 @@ pub(crate) fn check(db: &dyn Db, function: FunctionId<'_>, names_checkable: bool
     returns::check(&mut cx);
     operators::check(&mut cx);
     members::check(&mut cx);
+    let syntax =
+        crate::db::function_green(db, function).as_ref().map(|g| msl_syntax::SyntaxNode::new_root(g.0.clone()));
+    types::check(&mut cx, syntax.as_ref());
     cx.out
 }
 
