@@ -1815,7 +1815,8 @@ impl Ctx<'_> {
                         let explicit = self.callee_template_args(callee);
                         Some(finish_library_result(fn_ret(&f), targs, &explicit))
                     }
-                    None => Some(Ty::unknown()),
+                    // no form of the method takes these arguments
+                    None => None,
                 }
             }
             TyKind::Unknown | TyKind::Param(_) => Some(Ty::unknown()),
@@ -2202,8 +2203,10 @@ fn binary_type(op: BinaryOp, a: &Ty, b: &Ty) -> Ty {
         // a vector with a scalar: the vector's type
         (TyKind::Vector { .. }, y) if scalar(y).is_some() => sa.clone(),
         (x, TyKind::Vector { .. }) if scalar(x).is_some() => sb.clone(),
+        // vectors of one element type keep it: integer promotion is for scalars
+        // (`ushort2 + ushort2` is a `ushort2`)
         (TyKind::Vector { elem: ea, len: la, .. }, TyKind::Vector { elem: eb, len: lb, .. }) if la == lb => {
-            Ty::vector(common_scalar(*ea, *eb), *la)
+            Ty::vector(if ea == eb { *ea } else { common_scalar(*ea, *eb) }, *la)
         }
         // matrices: `m * v`, `v * m`, `m * m`, with scalars
         (TyKind::Matrix { elem, rows, .. }, TyKind::Vector { .. }) if op == BinaryOp::Mul => Ty::vector(*elem, *rows),
@@ -2267,7 +2270,11 @@ fn conversion_cost(from: &Ty, to: &Ty) -> Option<u32> {
     match (f.kind(), t.kind()) {
         (TyKind::Scalar(_) | TyKind::Enum { .. }, TyKind::Scalar(_)) => Some(2),
         (TyKind::Scalar(_), TyKind::Vector { .. }) => Some(2),
-        (TyKind::Vector { len: a, .. }, TyKind::Vector { len: b, .. }) if a == b => Some(2),
+        // no vector converts to a vector of other elements (MSL 4.1 section 2.24); packed
+        // and aligned vectors of the same elements convert to each other
+        (TyKind::Vector { len: a, elem: ea, .. }, TyKind::Vector { len: b, elem: eb, .. }) if a == b && ea == eb => {
+            Some(1)
+        }
         (TyKind::Pointer { pointee: a, .. }, TyKind::Pointer { pointee: b, .. }) if a.strip() == b.strip() => Some(1),
         (TyKind::Pointer { .. }, TyKind::Pointer { pointee, .. }) if matches!(pointee.kind(), TyKind::Void) => Some(2),
         (TyKind::Array { elem, .. }, TyKind::Pointer { pointee, .. }) if elem.strip() == pointee.strip() => Some(1),

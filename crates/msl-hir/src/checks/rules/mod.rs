@@ -6,6 +6,7 @@
 //! The first rule holds here too: when the model does not know (a template, an unknown
 //! type, an incomplete unit), a rule stays silent.
 
+mod library;
 mod members;
 mod operators;
 mod returns;
@@ -37,6 +38,8 @@ pub(crate) enum Rule {
     NoSuchMember,
     /// A type name that nothing declares.
     UnknownType,
+    /// A library call whose arguments no form of the function takes.
+    LibraryArguments,
 }
 
 impl Rule {
@@ -48,6 +51,7 @@ impl Rule {
             Rule::OperandTypes => "E1703",
             Rule::NoSuchMember => "E1714",
             Rule::UnknownType => "E1405",
+            Rule::LibraryArguments => "E1708",
         }
     }
 
@@ -58,7 +62,8 @@ impl Rule {
             | Rule::ReturnValueFromVoid
             | Rule::OperandTypes
             | Rule::NoSuchMember
-            | Rule::UnknownType => Severity::Error,
+            | Rule::UnknownType
+            | Rule::LibraryArguments => Severity::Error,
         }
     }
 }
@@ -157,6 +162,7 @@ pub(crate) fn check(db: &dyn Db, function: FunctionId<'_>, names_checkable: bool
     returns::check(&mut cx);
     operators::check(&mut cx);
     members::check(&mut cx);
+    library::check(&mut cx);
     let syntax =
         crate::db::function_green(db, function).as_ref().map(|g| msl_syntax::SyntaxNode::new_root(g.0.clone()));
     types::check(&mut cx, syntax.as_ref());
