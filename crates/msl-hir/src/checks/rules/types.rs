@@ -30,7 +30,8 @@ pub(super) fn check(cx: &mut RuleCx, syntax: Option<&SyntaxNode>) {
             || crate::ty::Scalar::from_name(name).is_some()
             || msl_syntax::is_library_name(name)
             || name.starts_with("__");
-        if known {
+        // a class, enum or alias declared in the body itself
+        if known || declared_in_body(syntax, name) {
             continue;
         }
         // where the type is written: the declaration's specifiers, before the name
@@ -66,4 +67,13 @@ fn type_name_range(syntax: &SyntaxNode, name_range: TextRange, name: &str) -> Op
         .filter_map(|e| e.into_token())
         .find(|t| t.kind() == SyntaxKind::IDENT && t.text() == name)
         .map(|t| t.text_range())
+}
+
+/// Whether the function's own text declares a type named `name` (a local class or enum).
+fn declared_in_body(syntax: &SyntaxNode, name: &str) -> bool {
+    syntax.descendants().filter(|n| matches!(n.kind(), SyntaxKind::STRUCT | SyntaxKind::ENUM)).any(|n| {
+        n.children()
+            .filter(|c| c.kind() == SyntaxKind::NAME)
+            .any(|c| c.descendants_with_tokens().filter_map(|e| e.into_token()).any(|t| t.text() == name))
+    })
 }
