@@ -55,6 +55,26 @@ pub fn load_units_from(root: &Path, files: &Path) -> Result<Vec<Unit>, String> {
     Ok(units)
 }
 
+/// `f` on every unit, on `jobs` threads taking units in turn; the results of the units for
+/// which it gives one, in no particular order.
+pub(crate) fn map_units<T: Send>(units: &[Unit], jobs: usize, f: impl Fn(&Unit) -> Option<T> + Sync) -> Vec<T> {
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..jobs.max(1))
+            .map(|_| {
+                s.spawn(|| {
+                    let mut out = Vec::new();
+                    while let Some(u) = units.get(next.fetch_add(1, Ordering::Relaxed)) {
+                        out.extend(f(u));
+                    }
+                    out
+                })
+            })
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
+    })
+}
+
 struct Outcome {
     path: String,
     counted: bool,
@@ -105,26 +125,8 @@ pub fn run(args: &[String]) -> Result<u8, String> {
         return crate::mutate::run(&root, &units, jobs);
     }
     let start = Instant::now();
-    let next = AtomicUsize::new(0);
-    let outcomes: Vec<Outcome> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..jobs.max(1))
-            .map(|_| {
-                s.spawn(|| {
-                    let mut out = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(u) = units.get(i) else { break };
-                        out.push(if semantic {
-                            check_unit_semantic(&root, u, show_warnings)
-                        } else {
-                            check_unit(&root, u)
-                        });
-                    }
-                    out
-                })
-            })
-            .collect();
-        handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
+    let outcomes: Vec<Outcome> = map_units(&units, jobs, |u| {
+        Some(if semantic { check_unit_semantic(&root, u, show_warnings) } else { check_unit(&root, u) })
     });
     let elapsed = start.elapsed();
     let counted: Vec<&Outcome> = outcomes.iter().filter(|o| o.counted).collect();
@@ -300,107 +302,90 @@ fn run_typos(root: &Path, units: &[Unit], jobs: usize) -> Result<u8, String> {
     use msl_syntax::ast::AstNode;
     const PER_UNIT: usize = 3;
     let start = Instant::now();
-    let next = AtomicUsize::new(0);
     // (injected, detected, units with injections, units skipped as incomplete, wrong reports)
     #[allow(clippy::type_complexity)]
-    let results: Vec<(usize, usize, usize, usize, Vec<String>, usize, usize)> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..jobs.max(1))
-            .map(|_| {
-                s.spawn(|| {
-                    let mut out = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(u) = units.get(i) else { break };
-                        if u.role != "tu" {
-                            continue;
-                        }
-                        let path = root.join(&u.path);
-                        let Ok(text) = std::fs::read_to_string(&path) else { continue };
-                        let mut analysis = msl_hir::Analysis::with_disk();
-                        let main = analysis.set_file(&path, text.as_str().into());
-                        let unit = analysis.unit(main, u.config.clone());
-                        if *msl_hir::unit_incomplete(&analysis.db, unit) {
-                            out.push((0, 0, 0, 1, Vec::new(), 0, 0));
-                            continue;
-                        }
-                        let parse = analysis.parse(unit);
-                        // names used in bodies, spelled in the main file, that resolve
-                        let mut sites: Vec<(usize, String)> = parse
-                            .syntax()
-                            .descendants()
-                            .filter(|n| n.kind() == SyntaxKind::PATH_EXPR)
-                            .filter(|n| n.ancestors().any(|a| a.kind() == SyntaxKind::COMPOUND_STMT))
-                            .filter_map(|n| {
-                                let p = msl_syntax::ast::PathExpr::cast(n)?;
-                                if p.is_qualified() {
-                                    return None;
-                                }
-                                let tok = p.name()?;
-                                let (file, range) = parse.map_range(tok.text_range());
-                                let start = usize::from(range.start());
-                                (file == 0 && text.get(start..usize::from(range.end())) == Some(tok.text()))
-                                    .then(|| (start, tok.text().to_string()))
-                            })
-                            .collect();
-                        if sites.is_empty() {
-                            continue;
-                        }
-                        // spread the picks over the file, deterministically
-                        let step = (sites.len() / PER_UNIT).max(1);
-                        sites = sites.into_iter().step_by(step).take(PER_UNIT).collect();
-                        let (mut injected, mut detected, mut wrong) = (0, 0, Vec::new());
-                        for (at, name) in sites {
-                            let typo = format!("{name}_qz");
-                            let mutated = format!("{}{typo}{}", &text[..at], &text[at + name.len()..]);
-                            analysis.set_file(&path, mutated.into());
-                            injected += 1;
-                            let diags = analysis.diagnostics(unit, false);
-                            let found = diags.iter().any(|d| {
-                                d.diagnostic.code == "E1401"
-                                    && d.diagnostic.file == 0
-                                    && usize::from(d.diagnostic.range.start()) == at
-                            });
-                            if found {
-                                detected += 1;
-                            }
-                            // other undeclared-name reports would be false ones
-                            for d in diags.iter().filter(|d| d.diagnostic.code == "E1401") {
-                                if d.diagnostic.file != 0 || usize::from(d.diagnostic.range.start()) != at {
-                                    wrong.push(format!("{}: {}", u.path, d.diagnostic.message));
-                                }
-                            }
-                        }
-                        // vector declarations initialized by a constructor of the same type:
-                        // change the declared size, expect an invalid conversion
-                        let (mut vinjected, mut vdetected) = (0, 0);
-                        for at in vector_declarations(&text).into_iter().take(PER_UNIT) {
-                            let digit = text.as_bytes()[at];
-                            let other = match digit {
-                                b'2' => "3",
-                                b'3' => "4",
-                                _ => "2",
-                            };
-                            let mutated = format!("{}{other}{}", &text[..at], &text[at + 1..]);
-                            let line = text[..at].matches('\n').count();
-                            analysis.set_file(&path, mutated.as_str().into());
-                            vinjected += 1;
-                            let diags = analysis.diagnostics(unit, false);
-                            if diags.iter().any(|d| {
-                                d.diagnostic.code == "E1702"
-                                    && d.diagnostic.file == 0
-                                    && mutated[..usize::from(d.diagnostic.range.start())].matches('\n').count() == line
-                            }) {
-                                vdetected += 1;
-                            }
-                        }
-                        analysis.set_file(&path, text.as_str().into());
-                        out.push((injected, detected, 1, 0, wrong, vinjected, vdetected));
-                    }
-                    out
-                })
+    let results: Vec<(usize, usize, usize, usize, Vec<String>, usize, usize)> = map_units(units, jobs, |u| {
+        if u.role != "tu" {
+            return None;
+        }
+        let path = root.join(&u.path);
+        let Ok(text) = std::fs::read_to_string(&path) else { return None };
+        let mut analysis = msl_hir::Analysis::with_disk();
+        let main = analysis.set_file(&path, text.as_str().into());
+        let unit = analysis.unit(main, u.config.clone());
+        if *msl_hir::unit_incomplete(&analysis.db, unit) {
+            return Some((0, 0, 0, 1, Vec::new(), 0, 0));
+        }
+        let parse = analysis.parse(unit);
+        // names used in bodies, spelled in the main file, that resolve
+        let mut sites: Vec<(usize, String)> = parse
+            .syntax()
+            .descendants()
+            .filter(|n| n.kind() == SyntaxKind::PATH_EXPR)
+            .filter(|n| n.ancestors().any(|a| a.kind() == SyntaxKind::COMPOUND_STMT))
+            .filter_map(|n| {
+                let p = msl_syntax::ast::PathExpr::cast(n)?;
+                if p.is_qualified() {
+                    return None;
+                }
+                let tok = p.name()?;
+                let (file, range) = parse.map_range(tok.text_range());
+                let start = usize::from(range.start());
+                (file == 0 && text.get(start..usize::from(range.end())) == Some(tok.text()))
+                    .then(|| (start, tok.text().to_string()))
             })
             .collect();
-        handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
+        if sites.is_empty() {
+            return None;
+        }
+        // spread the picks over the file, deterministically
+        let step = (sites.len() / PER_UNIT).max(1);
+        sites = sites.into_iter().step_by(step).take(PER_UNIT).collect();
+        let (mut injected, mut detected, mut wrong) = (0, 0, Vec::new());
+        for (at, name) in sites {
+            let typo = format!("{name}_qz");
+            let mutated = format!("{}{typo}{}", &text[..at], &text[at + name.len()..]);
+            analysis.set_file(&path, mutated.into());
+            injected += 1;
+            let diags = analysis.diagnostics(unit, false);
+            let found = diags.iter().any(|d| {
+                d.diagnostic.code == "E1401" && d.diagnostic.file == 0 && usize::from(d.diagnostic.range.start()) == at
+            });
+            if found {
+                detected += 1;
+            }
+            // other undeclared-name reports would be false ones
+            for d in diags.iter().filter(|d| d.diagnostic.code == "E1401") {
+                if d.diagnostic.file != 0 || usize::from(d.diagnostic.range.start()) != at {
+                    wrong.push(format!("{}: {}", u.path, d.diagnostic.message));
+                }
+            }
+        }
+        // vector declarations initialized by a constructor of the same type:
+        // change the declared size, expect an invalid conversion
+        let (mut vinjected, mut vdetected) = (0, 0);
+        for at in vector_declarations(&text).into_iter().take(PER_UNIT) {
+            let digit = text.as_bytes()[at];
+            let other = match digit {
+                b'2' => "3",
+                b'3' => "4",
+                _ => "2",
+            };
+            let mutated = format!("{}{other}{}", &text[..at], &text[at + 1..]);
+            let line = text[..at].matches('\n').count();
+            analysis.set_file(&path, mutated.as_str().into());
+            vinjected += 1;
+            let diags = analysis.diagnostics(unit, false);
+            if diags.iter().any(|d| {
+                d.diagnostic.code == "E1702"
+                    && d.diagnostic.file == 0
+                    && mutated[..usize::from(d.diagnostic.range.start())].matches('\n').count() == line
+            }) {
+                vdetected += 1;
+            }
+        }
+        analysis.set_file(&path, text.as_str().into());
+        Some((injected, detected, 1, 0, wrong, vinjected, vdetected))
     });
     let injected: usize = results.iter().map(|r| r.0).sum();
     let detected: usize = results.iter().map(|r| r.1).sum();

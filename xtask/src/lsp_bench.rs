@@ -87,8 +87,19 @@ fn report(name: &str, f: &Figures) {
         ms(pct(&f.edits, 0.99)),
         ms(pct(&f.hovers, 0.99)),
         ms(pct(&f.completions, 0.99)),
-        f.peak_rss_kb.map(|k| format!("{:.1} MB", k as f64 / 1024.0)).unwrap_or_else(|| "unknown".into())
+        megabytes(f.peak_rss_kb)
     );
+}
+
+/// A memory figure of a process from `/proc/PID/status` (`VmHWM:` the peak resident size,
+/// `VmRSS:` the current one), in kB.
+fn memory_kb(pid: Option<u32>, field: &str) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", pid?)).ok()?;
+    status.lines().find(|l| l.starts_with(field))?.split_whitespace().nth(1)?.parse().ok()
+}
+
+fn megabytes(kb: Option<u64>) -> String {
+    kb.map(|k| format!("{:.1} MB", k as f64 / 1024.0)).unwrap_or_else(|| "unknown".into())
 }
 
 fn which(name: &str) -> Option<PathBuf> {
@@ -197,10 +208,7 @@ async fn session(server: &Path, args: &[&str], file: &Path, text: &str, options:
             .await;
         completions.push(start.elapsed());
     }
-    let peak_rss_kb = pid.and_then(|p| {
-        let status = std::fs::read_to_string(format!("/proc/{p}/status")).ok()?;
-        status.lines().find(|l| l.starts_with("VmHWM:"))?.split_whitespace().nth(1)?.parse().ok()
-    });
+    let peak_rss_kb = memory_kb(pid, "VmHWM:");
     let _ = tokio::time::timeout(Duration::from_secs(5), client.request_raw("shutdown", Value::Null)).await;
     client.notify("exit", Value::Null);
     let _ = tokio::time::timeout(Duration::from_secs(5), child.wait()).await;
@@ -293,7 +301,7 @@ fn workspace(_args: &[String]) -> Result<u8, String> {
     println!(
         "msl-lsp: indexing {} | peak RSS {} | workspace symbols p50 {} p99 {} ({} queries) | references to `{}` {} ({} places in {} files) | {} files opened in a burst all published in {}",
         ms(f.indexing),
-        f.peak_rss_kb.map(|k| format!("{:.1} MB", k as f64 / 1024.0)).unwrap_or_else(|| "unknown".into()),
+        megabytes(f.peak_rss_kb),
         ms(pct(&f.symbols, 0.5)),
         ms(pct(&f.symbols, 0.99)),
         f.symbols.len(),
@@ -351,16 +359,11 @@ async fn workspace_session(server: &Path, dir: &Path, plain: &[PathBuf]) -> Resu
         return Err("indexing did not end within 300 s".into());
     }
     let indexing = started.elapsed();
-    let rss = |field: &str| -> Option<u64> {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", pid?)).ok()?;
-        status.lines().find(|l| l.starts_with(field))?.split_whitespace().nth(1)?.parse().ok()
-    };
-    let index_rss = rss("VmRSS:");
     println!(
         "indexed in {}; resident {} (peak {})",
         ms(indexing),
-        index_rss.map(|k| format!("{:.1} MB", k as f64 / 1024.0)).unwrap_or_default(),
-        rss("VmHWM:").map(|k| format!("{:.1} MB", k as f64 / 1024.0)).unwrap_or_default()
+        megabytes(memory_kb(pid, "VmRSS:")),
+        megabytes(memory_kb(pid, "VmHWM:"))
     );
 
     // workspace symbols: prefixes of names declared across the workspace
@@ -489,10 +492,7 @@ async fn workspace_session(server: &Path, dir: &Path, plain: &[PathBuf]) -> Resu
     if let Some(u) = missing.lock().ok().and_then(|m| m.first().cloned()) {
         return Err(format!("{u} was not published within 60 s of the burst"));
     }
-    let peak_rss_kb = pid.and_then(|p| {
-        let status = std::fs::read_to_string(format!("/proc/{p}/status")).ok()?;
-        status.lines().find(|l| l.starts_with("VmHWM:"))?.split_whitespace().nth(1)?.parse().ok()
-    });
+    let peak_rss_kb = memory_kb(pid, "VmHWM:");
     let _ = tokio::time::timeout(Duration::from_secs(5), client.request_raw("shutdown", Value::Null)).await;
     client.notify("exit", Value::Null);
     let _ = tokio::time::timeout(Duration::from_secs(5), child.wait()).await;

@@ -6,7 +6,6 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use msl_hir::ty::TyKind;
@@ -39,74 +38,55 @@ const KINDS: &[(&str, &str)] = &[
 
 pub fn run(root: &Path, units: &[Unit], jobs: usize) -> Result<u8, String> {
     let start = Instant::now();
-    let next = AtomicUsize::new(0);
     // per kind: injected, reported on the line, a sample of missed ones
     type Tally = BTreeMap<&'static str, (usize, usize, Vec<String>)>;
-    let tallies: Vec<(Tally, usize)> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..jobs.max(1))
-            .map(|_| {
-                s.spawn(|| {
-                    let mut tally: Tally = BTreeMap::new();
-                    let mut units_done = 0;
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(u) = units.get(i) else { break };
-                        if u.role != "tu" {
-                            continue;
-                        }
-                        let path = root.join(&u.path);
-                        let Ok(text) = std::fs::read_to_string(&path) else { continue };
-                        let mut analysis = msl_hir::Analysis::with_disk();
-                        let main = analysis.set_file(&path, text.as_str().into());
-                        let unit = analysis.unit(main, u.config.clone());
-                        if *msl_hir::unit_incomplete(&analysis.db, unit) {
-                            continue;
-                        }
-                        // the unit must be clean to begin with
-                        if analysis.diagnostics(unit, false).iter().any(|d| d.diagnostic.severity == Severity::Error) {
-                            continue;
-                        }
-                        units_done += 1;
-                        let mutations = sites(&analysis, unit, &text);
-                        for m in mutations {
-                            let mut mutated = text.clone();
-                            mutated.replace_range(m.range.clone(), &m.replacement);
-                            let line = text[..m.range.start].matches('\n').count();
-                            analysis.set_file(&path, mutated.as_str().into());
-                            let found = analysis.diagnostics(unit, false).iter().any(|d| {
-                                d.diagnostic.severity == Severity::Error
-                                    && d.diagnostic.file == 0
-                                    && mutated[..usize::from(d.diagnostic.range.start()).min(mutated.len())]
-                                        .matches('\n')
-                                        .count()
-                                        == line
-                            });
-                            let e = tally.entry(m.kind).or_default();
-                            e.0 += 1;
-                            if found {
-                                e.1 += 1;
-                            } else if e.2.len() < 3 {
-                                let shown = mutated.lines().nth(line).unwrap_or_default().trim().to_string();
-                                e.2.push(format!("{}:{}: {}", u.path, line + 1, shown));
-                            }
-                        }
-                        analysis.set_file(&path, text.as_str().into());
-                    }
-                    (tally, units_done)
-                })
-            })
-            .collect();
-        handles.into_iter().filter_map(|h| h.join().ok()).collect()
+    let tallies: Vec<Tally> = crate::corpus::map_units(units, jobs, |u| {
+        if u.role != "tu" {
+            return None;
+        }
+        let path = root.join(&u.path);
+        let text = std::fs::read_to_string(&path).ok()?;
+        let mut analysis = msl_hir::Analysis::with_disk();
+        let main = analysis.set_file(&path, text.as_str().into());
+        let unit = analysis.unit(main, u.config.clone());
+        if *msl_hir::unit_incomplete(&analysis.db, unit) {
+            return None;
+        }
+        // the unit must be clean to begin with
+        if analysis.diagnostics(unit, false).iter().any(|d| d.diagnostic.severity == Severity::Error) {
+            return None;
+        }
+        let mut tally: Tally = BTreeMap::new();
+        for m in sites(&analysis, unit, &text) {
+            let mut mutated = text.clone();
+            mutated.replace_range(m.range.clone(), &m.replacement);
+            let line = text[..m.range.start].matches('\n').count();
+            analysis.set_file(&path, mutated.as_str().into());
+            let found = analysis.diagnostics(unit, false).iter().any(|d| {
+                d.diagnostic.severity == Severity::Error
+                    && d.diagnostic.file == 0
+                    && mutated[..usize::from(d.diagnostic.range.start()).min(mutated.len())].matches('\n').count()
+                        == line
+            });
+            let e = tally.entry(m.kind).or_default();
+            e.0 += 1;
+            if found {
+                e.1 += 1;
+            } else {
+                let shown = mutated.lines().nth(line).unwrap_or_default().trim().to_string();
+                e.2.push(format!("{}:{}: {}", u.path, line + 1, shown));
+            }
+        }
+        Some(tally)
     });
+    let units_done = tallies.len();
     let mut total: Tally = BTreeMap::new();
-    let mut units_done = 0;
-    for (t, n) in tallies {
-        units_done += n;
+    for t in tallies {
         for (k, (a, b, c)) in t {
             let e = total.entry(k).or_default();
             e.0 += a;
             e.1 += b;
-            e.2.extend(c);
+            e.2.extend(c.into_iter().take(3usize.saturating_sub(e.2.len())));
         }
     }
     let (mut injected, mut reported) = (0, 0);

@@ -315,12 +315,7 @@ impl AnalysisHost {
                 (p.clone(), OpenView { unit: o.unit, settings: o.settings.clone(), context: o.context.clone() })
             })
             .collect();
-        Snapshot {
-            db: self.analysis.db.clone(),
-            units: Arc::new(units),
-            workspace: self.workspace.clone(),
-            overlays: Arc::new(self.overlays()),
-        }
+        Snapshot { db: self.analysis.db.clone(), units: Arc::new(units), workspace: self.workspace.clone() }
     }
 }
 
@@ -330,12 +325,17 @@ pub struct Snapshot {
     db: RootDatabase,
     units: Arc<FxHashMap<PathBuf, OpenView>>,
     workspace: Arc<WorkspaceIndex>,
-    overlays: Arc<FxHashMap<PathBuf, Arc<str>>>,
 }
 
 impl Snapshot {
     fn with<T>(&self, f: impl FnOnce() -> T) -> Cancellable<T> {
         Cancelled::catch(AssertUnwindSafe(f))
+    }
+
+    /// The texts of the open files at this revision (what a rename's [`Indexer`] reads in
+    /// place of the disk).
+    fn overlays(&self) -> FxHashMap<PathBuf, Arc<str>> {
+        self.units.iter().map(|(p, v)| (p.clone(), v.unit.main(&self.db).text(&self.db).clone())).collect()
     }
 
     fn file(&self, path: &Path) -> Option<locate::FileCtx<'_>> {

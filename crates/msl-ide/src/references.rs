@@ -191,7 +191,7 @@ fn local_uses(cx: &FileCtx, def: &Def) -> Vec<Use> {
             continue;
         }
         let Some(d) = resolve(cx, &tok, false) else { continue };
-        if !d.same(def) {
+        if !d.same_local(def) {
             continue;
         }
         out.extend(use_site(cx, &tok, Some(*name)));
@@ -325,11 +325,14 @@ pub(crate) fn workspace_uses(snap: &Snapshot, key: &Key, name: &str, mut indexer
     // answer incomplete
     let never = units.iter().filter(|(_, e)| e.index.is_none()).count();
     let index_now = indexer.is_some() && never <= INDEX_NOW_LIMIT;
+    // the open buffers, read only when a unit is indexed here
+    let overlays = std::cell::OnceCell::new();
+    let overlays = || overlays.get_or_init(|| snap.overlays());
     for (path, entry) in units {
         let Some(old) = &entry.index else {
             if index_now
                 && let Some(indexer) = indexer.as_deref_mut()
-                && let Some((idx, texts)) = indexer.index(path, &entry.settings, &snap.overlays)
+                && let Some((idx, texts)) = indexer.index(path, &entry.settings, overlays())
             {
                 let texts: FxHashMap<Arc<Path>, Arc<str>> = texts.into_iter().collect();
                 take(&mut found, &idx, &mut |p: &Path| texts.get(p).cloned());
@@ -344,7 +347,7 @@ pub(crate) fn workspace_uses(snap: &Snapshot, key: &Key, name: &str, mut indexer
         if entry.stale
             && let Some(indexer) = indexer.as_deref_mut()
         {
-            if let Some((idx, texts)) = indexer.index(path, &entry.settings, &snap.overlays) {
+            if let Some((idx, texts)) = indexer.index(path, &entry.settings, overlays()) {
                 let texts: FxHashMap<Arc<Path>, Arc<str>> = texts.into_iter().collect();
                 take(&mut found, &idx, &mut |p: &Path| texts.get(p).cloned());
             }

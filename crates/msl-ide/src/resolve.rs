@@ -47,17 +47,10 @@ pub(crate) enum LocalKind {
 }
 
 impl Def {
-    /// Two meanings are the same symbol (for references and renames).
-    pub fn same(&self, other: &Def) -> bool {
-        match (self, other) {
-            (Def::Local { name: a, .. }, Def::Local { name: b, .. }) => a == b,
-            (Def::Item(a), Def::Item(b)) => {
-                a.name_range == b.name_range
-                    || (a.name == b.name && a.kind.is_callable() && b.kind.is_callable() && a.container == b.container)
-            }
-            (Def::Macro(a), Def::Macro(b)) => a == b,
-            _ => false,
-        }
+    /// Two meanings are the same local (items and macros are compared by their
+    /// workspace key, see `workspace::key_of`).
+    pub fn same_local(&self, other: &Def) -> bool {
+        matches!((self, other), (Def::Local { name: a, .. }, Def::Local { name: b, .. }) if a == b)
     }
 }
 

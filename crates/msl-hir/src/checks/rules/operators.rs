@@ -6,16 +6,9 @@ use super::{Rule, RuleCx};
 use crate::body::{BinaryOp, Expr};
 use crate::ty::{Ty, TyKind};
 
-fn symbol(op: BinaryOp) -> Option<&'static str> {
-    Some(match op {
-        BinaryOp::Rem => "%",
-        BinaryOp::Shl => "<<",
-        BinaryOp::Shr => ">>",
-        BinaryOp::BitAnd => "&",
-        BinaryOp::BitOr => "|",
-        BinaryOp::BitXor => "^",
-        _ => return None,
-    })
+/// The operators that take integer operands only.
+fn integers_only(op: BinaryOp) -> bool {
+    matches!(op, BinaryOp::Rem | BinaryOp::Shl | BinaryOp::Shr | BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor)
 }
 
 /// A scalar or vector of the library whose elements are floating-point (a class type may
@@ -38,7 +31,9 @@ pub(super) fn check(cx: &mut RuleCx) {
             Expr::Assign { op: Some(op), lhs, rhs } => (*op, *lhs, *rhs, true),
             _ => continue,
         };
-        let Some(sym) = symbol(op) else { continue };
+        if !integers_only(op) {
+            continue;
+        }
         let id = crate::body::ExprId(i as u32);
         if !cx.decided(id) {
             continue;
@@ -47,7 +42,7 @@ pub(super) fn check(cx: &mut RuleCx) {
         if !(numeric(&l) && numeric(&r)) || !(floating(&l) || floating(&r)) {
             continue;
         }
-        let sym = if compound { format!("{sym}=") } else { sym.to_string() };
+        let sym = if compound { format!("{}=", op.symbol()) } else { op.symbol().to_string() };
         let which = if floating(&l) { l.non_reference() } else { r.non_reference() };
         let hint = if op == BinaryOp::Rem {
             "use `fmod` for the remainder of a division of floating-point values"
