@@ -563,7 +563,7 @@ impl Checker<'_> {
             }
         }
         for w in writes.iter().filter_map(|n| ast::BinExpr::cast(n.clone())) {
-            if w.op().is_none_or(|t| t.kind() != SyntaxKind::EQ) {
+            if w.op_kind() != Some(SyntaxKind::EQ) {
                 continue;
             }
             let (Some(lhs), Some(rhs)) = (w.lhs(), w.rhs()) else { continue };
@@ -632,7 +632,7 @@ impl Checker<'_> {
             }
         }
         for w in writes.iter().filter_map(|n| ast::BinExpr::cast(n.clone())) {
-            if w.op().is_none_or(|t| t.kind() != SyntaxKind::EQ) {
+            if w.op_kind() != Some(SyntaxKind::EQ) {
                 continue;
             }
             let (Some(lhs), Some(rhs)) = (w.lhs(), w.rhs()) else { continue };
@@ -777,7 +777,7 @@ impl Checker<'_> {
                 .syntax()
                 .parent()
                 .and_then(ast::PrefixExpr::cast)
-                .is_some_and(|p| p.op().is_some_and(|t| t.kind() == SyntaxKind::AMP));
+                .is_some_and(|p| p.op_kind().is_some_and(|k| k == SyntaxKind::AMP));
             if let Err(message) = check_swizzle(tok.text(), &ty, size, written, addressed) {
                 let hint = match message.1 {
                     SwizzleProblem::Range => Some(format!("`{ty}` has {}", component_list(size))),
@@ -915,14 +915,14 @@ impl Checker<'_> {
         });
         for w in writes {
             let target = match ast::Expr::cast(w.clone()) {
-                Some(ast::Expr::Bin(b)) if b.op().is_some_and(|t| is_assignment(t.kind())) => b.lhs(),
+                Some(ast::Expr::Bin(b)) if b.op_kind().is_some_and(is_assignment) => b.lhs(),
                 Some(ast::Expr::Prefix(p))
-                    if p.op().is_some_and(|t| matches!(t.kind(), SyntaxKind::PLUS2 | SyntaxKind::MINUS2)) =>
+                    if p.op_kind().is_some_and(|k| matches!(k, SyntaxKind::PLUS2 | SyntaxKind::MINUS2)) =>
                 {
                     p.operand()
                 }
                 Some(ast::Expr::Postfix(p))
-                    if p.op().is_some_and(|t| matches!(t.kind(), SyntaxKind::PLUS2 | SyntaxKind::MINUS2)) =>
+                    if p.op_kind().is_some_and(|k| matches!(k, SyntaxKind::PLUS2 | SyntaxKind::MINUS2)) =>
                 {
                     p.operand()
                 }
@@ -1306,7 +1306,7 @@ impl Checker<'_> {
             return;
         }
         let overloads: Vec<&crate::FunctionItem> =
-            self.tree.functions.iter().filter(|f| f.name.rsplit("::").next() == Some(name)).collect();
+            self.tree.functions.iter().filter(|f| last_segment(&f.name) == name).collect();
         if overloads.is_empty() {
             return;
         }
@@ -2081,14 +2081,10 @@ fn is_written(node: &SyntaxNode) -> bool {
     let Some(parent) = node.parent() else { return false };
     match ast::Expr::cast(parent) {
         Some(ast::Expr::Bin(b)) => {
-            b.op().is_some_and(|t| is_assignment(t.kind())) && b.lhs().is_some_and(|l| l.syntax() == node)
+            b.op_kind().is_some_and(is_assignment) && b.lhs().is_some_and(|l| l.syntax() == node)
         }
-        Some(ast::Expr::Prefix(p)) => {
-            p.op().is_some_and(|t| matches!(t.kind(), SyntaxKind::PLUS2 | SyntaxKind::MINUS2))
-        }
-        Some(ast::Expr::Postfix(p)) => {
-            p.op().is_some_and(|t| matches!(t.kind(), SyntaxKind::PLUS2 | SyntaxKind::MINUS2))
-        }
+        Some(ast::Expr::Prefix(p)) => p.op_kind().is_some_and(|k| matches!(k, SyntaxKind::PLUS2 | SyntaxKind::MINUS2)),
+        Some(ast::Expr::Postfix(p)) => p.op_kind().is_some_and(|k| matches!(k, SyntaxKind::PLUS2 | SyntaxKind::MINUS2)),
         Some(ast::Expr::Paren(_)) => node.parent().is_some_and(|p| is_written(&p)),
         _ => false,
     }
@@ -2233,7 +2229,7 @@ fn write_root(e: &ast::Expr) -> Option<(String, usize)> {
                 derefs += usize::from(m.is_arrow());
                 m.base()?
             }
-            ast::Expr::Prefix(p) if p.op().is_some_and(|t| t.kind() == SyntaxKind::STAR) => {
+            ast::Expr::Prefix(p) if p.op_kind().is_some_and(|k| k == SyntaxKind::STAR) => {
                 derefs += 1;
                 p.operand()?
             }
@@ -2298,7 +2294,23 @@ fn numeric_size(name: &str) -> Option<u64> {
 }
 
 fn strip_metal(path: &str) -> &str {
-    path.trim_start_matches("::").trim_start_matches("metal::")
+    // prefix loops: a `&str` pattern would build a substring searcher at every call
+    let mut path = path;
+    while let Some(rest) = path.strip_prefix("::") {
+        path = rest;
+    }
+    while let Some(rest) = path.strip_prefix("metal::") {
+        path = rest;
+    }
+    path
+}
+
+/// The last `::`-separated segment of a qualified name.
+fn last_segment(name: &str) -> &str {
+    match name.as_bytes().iter().rposition(|&b| b == b':') {
+        Some(i) => &name[i + 1..],
+        None => name,
+    }
 }
 
 fn is_builtin_type_word(name: &str) -> bool {

@@ -1137,17 +1137,14 @@ pub(crate) fn compact(node: &SyntaxNode) -> String {
         return String::new();
     }
     let mut s = String::new();
-    for t in node.descendants_with_tokens().filter_map(|e| e.into_token()).filter(|t| !t.kind().is_trivia()) {
-        let text = t.text();
+    let whole = ast::each_token(node, &mut |_, text| {
         let word = |c: char| c.is_alphanumeric() || c == '_';
         if s.chars().last().is_some_and(word) && text.chars().next().is_some_and(word) {
             s.push(' ');
         }
         s.push_str(text);
-        if s.len() > 256 {
-            // far longer than any type the checks look through
-            return String::new();
-        }
-    }
-    s
+        // far longer than any type the checks look through
+        s.len() <= 256
+    });
+    if whole { s } else { String::new() }
 }

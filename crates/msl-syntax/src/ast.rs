@@ -27,6 +27,15 @@ mod support {
         parent.children_with_tokens().filter_map(|e| e.into_token()).find(|t| t.kind() == kind)
     }
 
+    /// The kind of the first token child that is not trivia, read from the green tree
+    /// (no syntax token is built).
+    pub(super) fn first_token_kind(parent: &SyntaxNode) -> Option<SyntaxKind> {
+        parent.green().children().find_map(|c| {
+            let kind = SyntaxKind::from(c.as_token()?.kind().0);
+            (!kind.is_trivia()).then_some(kind)
+        })
+    }
+
     pub(super) fn tokens(parent: &SyntaxNode) -> impl Iterator<Item = SyntaxToken> + use<> {
         parent.children_with_tokens().filter_map(|e| e.into_token()).filter(|t| !t.kind().is_trivia())
     }
@@ -435,17 +444,30 @@ ast_enum!(TemplateParam {
 /// The text of a path-like node without trivia: `metal::vec<float, 4>`.
 fn path_text(node: &SyntaxNode) -> String {
     let mut s = String::new();
-    for e in node.descendants_with_tokens() {
-        if let Some(t) = e.into_token()
-            && !t.kind().is_trivia()
-        {
-            if !s.is_empty() && needs_space(s.chars().last().unwrap_or(' '), t.text()) {
-                s.push(' ');
-            }
-            s.push_str(t.text());
+    each_token(node, &mut |_, text| {
+        if !s.is_empty() && needs_space(s.chars().last().unwrap_or(' '), text) {
+            s.push(' ');
         }
-    }
+        s.push_str(text);
+        true
+    });
     s
+}
+
+/// Calls `f` with the kind and text of each token under `node` that is not trivia, in
+/// order, until it returns `false`; returns whether the walk ran to the end. Reads the
+/// green tree, so no syntax nodes or tokens are built: the cheap way to read a node's text.
+pub fn each_token(node: &SyntaxNode, f: &mut dyn FnMut(SyntaxKind, &str) -> bool) -> bool {
+    fn walk(node: &rowan::GreenNodeData, f: &mut dyn FnMut(SyntaxKind, &str) -> bool) -> bool {
+        node.children().all(|c| match c {
+            rowan::NodeOrToken::Node(n) => walk(n, f),
+            rowan::NodeOrToken::Token(t) => {
+                let kind = SyntaxKind::from(t.kind().0);
+                kind.is_trivia() || f(kind, t.text())
+            }
+        })
+    }
+    walk(node.green(), f)
 }
 
 fn needs_space(prev: char, next: &str) -> bool {
@@ -462,7 +484,9 @@ impl DeclSpecifiers {
         support::tokens(&self.syntax).find(|t| t.kind().is_address_space())
     }
     pub fn has(&self, kind: SyntaxKind) -> bool {
-        support::tokens(&self.syntax).any(|t| t.kind() == kind)
+        // the green children: no syntax tokens are built for the scan
+        let raw = rowan::SyntaxKind(kind as u16);
+        self.syntax.green().children().any(|c| c.as_token().is_some_and(|t| t.kind() == raw))
     }
     pub fn keywords(&self) -> impl Iterator<Item = SyntaxToken> + use<> {
         support::tokens(&self.syntax).filter(|t| t.kind().is_keyword())
@@ -1094,11 +1118,19 @@ impl BinExpr {
     pub fn op(&self) -> Option<SyntaxToken> {
         support::tokens(&self.syntax).next()
     }
+    /// The operator's kind, without building its token.
+    pub fn op_kind(&self) -> Option<SyntaxKind> {
+        support::first_token_kind(&self.syntax)
+    }
 }
 
 impl PrefixExpr {
     pub fn op(&self) -> Option<SyntaxToken> {
         support::tokens(&self.syntax).next()
+    }
+    /// The operator's kind, without building its token.
+    pub fn op_kind(&self) -> Option<SyntaxKind> {
+        support::first_token_kind(&self.syntax)
     }
     pub fn operand(&self) -> Option<Expr> {
         support::child(&self.syntax)
@@ -1108,6 +1140,10 @@ impl PrefixExpr {
 impl PostfixExpr {
     pub fn op(&self) -> Option<SyntaxToken> {
         support::tokens(&self.syntax).next()
+    }
+    /// The operator's kind, without building its token.
+    pub fn op_kind(&self) -> Option<SyntaxKind> {
+        support::first_token_kind(&self.syntax)
     }
     pub fn operand(&self) -> Option<Expr> {
         support::child(&self.syntax)

@@ -403,28 +403,47 @@ pub fn functions_reaching_asserts(db: &dyn Db, unit: Unit) -> Arc<Vec<u32>> {
 pub fn function_names<'db>(db: &'db dyn Db, f: FunctionId<'db>) -> Arc<Vec<Arc<str>>> {
     use msl_syntax::SyntaxKind as K;
     let Some(g) = crate::db::function_green(db, f) else { return Arc::default() };
-    let root = msl_syntax::SyntaxNode::new_root(g.0.clone());
-    let mut names: rustc_hash::FxHashSet<String> = rustc_hash::FxHashSet::default();
+    let mut names: rustc_hash::FxHashSet<&str> = rustc_hash::FxHashSet::default();
     // the body and a constructor's initializers: what the function does
-    for part in root.children().filter(|c| matches!(c.kind(), K::COMPOUND_STMT | K::CTOR_INITIALIZER)) {
-        let mut pending: Option<String> = None;
-        for t in part.descendants_with_tokens().filter_map(|e| e.into_token()) {
-            if t.kind().is_trivia() {
-                continue;
-            }
-            if let Some(name) = pending.take()
-                && matches!(t.kind(), K::L_PAREN | K::L_ANGLE)
-            {
-                names.insert(name);
-            }
-            if t.kind() == K::IDENT {
-                pending = Some(t.text().to_string());
+    for part in g.0.children().filter_map(|c| c.into_node()) {
+        let kind = K::from(part.kind().0);
+        if matches!(kind, K::COMPOUND_STMT | K::CTOR_INITIALIZER) {
+            let mut pending: Option<&str> = None;
+            green_names(part, &mut pending, &mut names);
+        }
+    }
+    let mut out: Vec<Arc<str>> = names.into_iter().map(Arc::from).collect();
+    out.sort();
+    Arc::new(out)
+}
+
+/// The identifiers of a green tree followed by `(` or `<` (trivia between them ignored),
+/// walked without building syntax nodes. `pending` is the identifier just seen.
+fn green_names<'g>(
+    node: &'g rowan::GreenNodeData,
+    pending: &mut Option<&'g str>,
+    names: &mut rustc_hash::FxHashSet<&'g str>,
+) {
+    use msl_syntax::SyntaxKind as K;
+    for c in node.children() {
+        match c {
+            rowan::NodeOrToken::Node(n) => green_names(n, pending, names),
+            rowan::NodeOrToken::Token(t) => {
+                let kind = K::from(t.kind().0);
+                if kind.is_trivia() {
+                    continue;
+                }
+                if let Some(name) = pending.take()
+                    && matches!(kind, K::L_PAREN | K::L_ANGLE)
+                {
+                    names.insert(name);
+                }
+                if kind == K::IDENT {
+                    *pending = Some(t.text());
+                }
             }
         }
     }
-    let mut out: Vec<Arc<str>> = names.into_iter().map(|n| Arc::from(n.as_str())).collect();
-    out.sort();
-    Arc::new(out)
 }
 
 /// The constants of the unit's namespaces (`constexpr` and `constant` variables outside

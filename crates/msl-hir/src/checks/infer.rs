@@ -514,7 +514,7 @@ impl Checker<'_> {
                     _ => None,
                 }
             }
-            ast::Expr::Prefix(p) if p.op().is_some_and(|t| t.kind() == SyntaxKind::STAR) => {
+            ast::Expr::Prefix(p) if p.op_kind().is_some_and(|k| k == SyntaxKind::STAR) => {
                 self.expr_ty(&p.operand()?, locals)?.pointee()?.space
             }
             _ => None,
@@ -568,7 +568,7 @@ impl Checker<'_> {
             }
             ast::Expr::Paren(p) => self.expr_ty(&p.expr()?, locals),
             ast::Expr::Prefix(p) => {
-                let op = p.op()?.kind();
+                let op = p.op_kind()?;
                 let operand = p.operand()?;
                 match op {
                     STAR => match self.expr_ty(&operand, locals)? {
@@ -686,11 +686,11 @@ impl Checker<'_> {
                 Ty::Matrix(elem, _, rows) => Some(Ty::Vector(elem, rows, false)),
                 _ => None,
             },
-            ast::Expr::Postfix(p) if p.op().is_some_and(|t| matches!(t.kind(), PLUS2 | MINUS2)) => {
+            ast::Expr::Postfix(p) if p.op_kind().is_some_and(|k| matches!(k, PLUS2 | MINUS2)) => {
                 self.expr_ty(&p.operand()?, locals).filter(|t| matches!(t, Ty::Scalar(_) | Ty::Pointer(_)))
             }
             ast::Expr::Bin(b) => {
-                let op = b.op()?.kind();
+                let op = b.op_kind()?;
                 let arithmetic = matches!(op, PLUS | MINUS | STAR | SLASH | PERCENT);
                 let comparison = matches!(op, EQ2 | NEQ | L_ANGLE | R_ANGLE | LTEQ | GTEQ);
                 let logical = matches!(op, AMP2 | PIPE2);

@@ -271,7 +271,14 @@ fn literal_int(e: &ast::Expr) -> Option<i64> {
 
 /// The value of an integer literal (`42`, `0x1F`, `0b101`, `017`, `1'000u`).
 pub(crate) fn parse_int(text: &str) -> Option<i64> {
-    let t: String = text.chars().filter(|c| *c != '\'').collect();
+    // digit separators are rare: the text is copied only when it has them
+    let owned: String;
+    let t = if text.contains('\'') {
+        owned = text.chars().filter(|c| *c != '\'').collect();
+        owned.as_str()
+    } else {
+        text
+    };
     let t = t.trim_end_matches(['u', 'U', 'l', 'L', 'z', 'Z']);
     let (radix, digits) = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
         (16, h)
@@ -288,28 +295,35 @@ pub(crate) fn parse_int(text: &str) -> Option<i64> {
 /// A node's text without trivia, tokens separated by a space only where needed.
 fn compact(node: &msl_syntax::SyntaxNode) -> Arc<str> {
     let mut out = String::new();
-    for t in node.descendants_with_tokens().filter_map(|e| e.into_token()) {
-        if t.kind().is_trivia() {
-            continue;
-        }
-        let text = t.text();
+    ast::each_token(node, &mut |_, text| {
         let word = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
         if word(out.chars().last()) && word(text.chars().next()) {
             out.push(' ');
         }
         out.push_str(text);
-    }
+        true
+    });
     Arc::from(out)
 }
 
 fn base_of(ts: &ast::TypeSpec) -> TypeBase {
     match ts {
         ast::TypeSpec::Builtin(b) => {
-            let words: Vec<String> = b.keywords().map(|t| t.text().to_string()).collect();
-            if words.iter().any(|w| w == "auto") {
-                TypeBase::Auto
-            } else {
-                TypeBase::Builtin(Arc::from(words.join(" ")))
+            let mut words = b.keywords();
+            let Some(first) = words.next() else { return TypeBase::Builtin(Arc::from("")) };
+            match words.next() {
+                // one keyword, the usual case: no list is built
+                None if first.text() == "auto" => TypeBase::Auto,
+                None => TypeBase::Builtin(Arc::from(first.text())),
+                Some(second) => {
+                    let words: Vec<String> =
+                        [first, second].into_iter().chain(words).map(|t| t.text().to_string()).collect();
+                    if words.iter().any(|w| w == "auto") {
+                        TypeBase::Auto
+                    } else {
+                        TypeBase::Builtin(Arc::from(words.join(" ")))
+                    }
+                }
             }
         }
         ast::TypeSpec::Path(p) => match path_of(p.syntax()) {
