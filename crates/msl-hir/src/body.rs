@@ -849,7 +849,14 @@ impl Lowerer {
                                     SyntaxKind::PATH | SyntaxKind::OPERATOR_NAME | SyntaxKind::DESTRUCTOR_NAME
                                 )
                             })
-                            .map(|c| c.text().to_string())
+                            .map(|c| {
+                                // `v.Base::f`: the member is found by its own name
+                                let text = c.text().to_string();
+                                match (c.kind(), text.rfind("::")) {
+                                    (SyntaxKind::PATH, Some(i)) => text[i + 2..].trim().to_string(),
+                                    _ => text,
+                                }
+                            })
                     })
                     .unwrap_or_default();
                 Expr::Member { base, name: Arc::from(name), arrow, template_args }

@@ -267,6 +267,20 @@ pub static CODES: &[CodeInfo] = &[
         good: "float4 c = float4(color.rgb, 1.0f);",
     },
     CodeInfo {
+        code: "E1406",
+        name: "redeclared-local",
+        severity: Severity::Error,
+        summary: "A local variable or parameter declared twice in one scope",
+        explanation: "Within one block a name can be declared once (C++17 [basic.scope.block]). The same \
+                      holds between a function's parameters and the outermost block of its body, and \
+                      between the variable of a `for` statement or of an `if`, `while` or `switch` \
+                      condition and the outermost block of the statement's body: declaring the name again \
+                      there is an error, not a new variable that hides the first. A name declared in an \
+                      inner block does hide the outer one, and is not reported.",
+        bad: "float fade(float t) {\n    float t = t * t;\n    return t;\n}",
+        good: "float fade(float t) {\n    float t2 = t * t;\n    return t2;\n}",
+    },
+    CodeInfo {
         code: "E1402",
         name: "library-call-arity",
         severity: Severity::Error,
@@ -397,8 +411,9 @@ pub static CODES: &[CodeInfo] = &[
         explanation: "A variable or parameter declared `const` or `constexpr` keeps the value it was \
                       initialized with: assigning to it, compound assignment (`+=`) and `++`/`--` do not \
                       compile. Declare it without `const`, or compute the new value into another variable. \
-                      The check applies to plain variables (not pointers or references) declared once in the \
-                      function, outside templates.",
+                      The same holds for what is reached through a reference or pointer to `const` \
+                      (C++17 [dcl.type.cv]), for the members of such an object, and for the members of \
+                      the class in its `const` member functions. Checked outside templates.",
         bad: "const float scale = 2.0f;\nscale *= 0.5f;",
         good: "float scale = 2.0f;\nscale *= 0.5f;",
     },
@@ -587,6 +602,20 @@ pub static CODES: &[CodeInfo] = &[
                       member.",
         bad: "struct Light { float3 color; float power; };\nfloat f(Light l) { return l.intensity; }",
         good: "struct Light { float3 color; float power; };\nfloat f(Light l) { return l.power; }",
+    },
+    CodeInfo {
+        code: "E1715",
+        name: "not-assignable",
+        severity: Severity::Error,
+        summary: "An assignment, increment or decrement of a temporary value",
+        explanation: "Only an object can be written (C++17 [expr.ass]): a variable, a parameter, an element, \
+                      a member, or what a pointer points to. The result of arithmetic, of a call to a \
+                      function that returns by value, a literal or a conversion is a temporary value, and \
+                      assigning to it does not compile. Usually the assignment's sides are swapped, or \
+                      the function was meant to return a reference. Temporaries of class type are not \
+                      reported, since a class's own `operator=` may be called on them.",
+        bad: "float luma(float3 c) { return dot(c, float3(0.3f, 0.59f, 0.11f)); }\nvoid f(float3 c, float y) { luma(c) = y; }",
+        good: "float luma(float3 c) { return dot(c, float3(0.3f, 0.59f, 0.11f)); }\nvoid f(float3 c, thread float &y) { y = luma(c); }",
     },
     CodeInfo {
         code: "E1405",

@@ -541,6 +541,11 @@ impl<'a> Resolver<'a> {
         let mut best: Option<(usize, DefId)> = None;
         let mut tie = false;
         for &c in candidates.iter().filter(|d| pattern_of(**d) == Some(true)) {
+            // a pattern the model cannot lower (`void_t<decltype(...)>`, which matches
+            // only where the expression is valid) may or may not match: nothing is sure
+            if self.pattern_unknown(c) {
+                return None;
+            }
             if self.match_specialization(c, args).is_none() {
                 continue;
             }
@@ -558,6 +563,19 @@ impl<'a> Resolver<'a> {
             return None;
         }
         best.map(|(_, c)| c).or(primary)
+    }
+
+    /// Whether a specialization's pattern holds a type the model does not know.
+    fn pattern_unknown(&self, spec: DefId) -> bool {
+        let DefKind::Class { pattern: Some(pattern), .. } = &self.defs.def(spec).kind else { return false };
+        // `decltype` in a pattern (`void_t<decltype(T().x)>`) makes it match only where
+        // the expression is valid for the arguments: a substitution the model does not do
+        if pattern.iter().any(arg_has_decltype) {
+            return true;
+        }
+        let Some(_guard) = Guard::enter(&self.depth) else { return true };
+        let r = self.for_def(spec);
+        crate::ty::lower_args(pattern, &r).iter().any(|a| matches!(a, TemplateArg::Type(t) if holds_unknown(t)))
     }
 
     /// What a specialization's own parameters stand for when `args` match its pattern
@@ -2288,6 +2306,32 @@ fn conversion_cost(from: &Ty, to: &Ty) -> Option<u32> {
         (TyKind::Class { def: a, .. }, TyKind::Class { def: b, .. }) if a == b => Some(0),
         (TyKind::Library { name: a, .. }, TyKind::Library { name: b, .. }) if a == b => Some(1),
         _ => None,
+    }
+}
+
+/// Whether a template argument as written holds a `decltype` anywhere.
+fn arg_has_decltype(a: &crate::ty::TypeArgRef) -> bool {
+    let crate::ty::TypeArgRef::Type(t) = a else { return false };
+    match &t.base {
+        crate::ty::TypeBase::Decltype(_) => true,
+        crate::ty::TypeBase::Path(p) => p.segments.iter().any(|s| s.args.iter().flatten().any(arg_has_decltype)),
+        _ => false,
+    }
+}
+
+/// Whether a type is unknown or made of an unknown somewhere (template parameters are
+/// known: they are what a pattern binds).
+fn holds_unknown(t: &Ty) -> bool {
+    match t.strip().kind() {
+        TyKind::Unknown => true,
+        TyKind::Pointer { pointee: t, .. } | TyKind::Reference { target: t, .. } | TyKind::Array { elem: t, .. } => {
+            holds_unknown(t)
+        }
+        TyKind::Class { args, .. } | TyKind::Library { args, .. } => {
+            args.iter().any(|a| matches!(a, TemplateArg::Type(t) if holds_unknown(t)))
+        }
+        TyKind::Function(f) => holds_unknown(&f.ret) || f.params.iter().any(holds_unknown),
+        _ => false,
     }
 }
 

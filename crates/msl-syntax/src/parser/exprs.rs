@@ -453,6 +453,10 @@ fn postfix(p: &mut Parser<'_>, mut lhs: CompletedMarker) -> CompletedMarker {
 fn member_name(p: &mut Parser<'_>) {
     let after_template = p.eat(TEMPLATE_KW);
     match p.current() {
+        // `v.Base::f()`: a member named through its class
+        IDENT if p.nth_at(1, COLON2) => {
+            names::path_node(p, AngleCtx::Member);
+        }
         IDENT => {
             p.bump(IDENT);
             if p.at(L_ANGLE) && names::starts_template_args(p, None, AngleCtx::Member, after_template) {

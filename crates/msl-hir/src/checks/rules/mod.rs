@@ -12,6 +12,7 @@ mod operators;
 mod returns;
 mod scopes;
 mod types;
+mod writes;
 
 use msl_syntax::{Severity, TextRange};
 
@@ -28,6 +29,12 @@ use crate::ty::DefId;
 pub(crate) enum Rule {
     /// A local used before its declaration or outside the block that declares it.
     NotInScope,
+    /// A local or parameter declared twice in one scope.
+    Redeclared,
+    /// A write to a temporary value (the result of arithmetic or of a call).
+    NotAssignable,
+    /// A write through a reference or pointer to `const`, or in a `const` member function.
+    ConstWrite,
     /// `return;` in a function that returns a value.
     ReturnWithoutValue,
     /// `return e;` in a function that returns `void`.
@@ -46,6 +53,9 @@ impl Rule {
     pub(crate) fn code(self) -> &'static str {
         match self {
             Rule::NotInScope => "E1401",
+            Rule::Redeclared => "E1406",
+            Rule::NotAssignable => "E1715",
+            Rule::ConstWrite => "E1704",
             Rule::ReturnWithoutValue => "E1712",
             Rule::ReturnValueFromVoid => "E1713",
             Rule::OperandTypes => "E1703",
@@ -58,6 +68,9 @@ impl Rule {
     pub(crate) fn severity(self) -> Severity {
         match self {
             Rule::NotInScope
+            | Rule::Redeclared
+            | Rule::NotAssignable
+            | Rule::ConstWrite
             | Rule::ReturnWithoutValue
             | Rule::ReturnValueFromVoid
             | Rule::OperandTypes
@@ -158,13 +171,14 @@ pub(crate) fn check(db: &dyn Db, function: FunctionId<'_>, names_checkable: bool
     if !infer.undecided.is_empty() {
         return Vec::new();
     }
-    scopes::check(&mut cx);
+    let syntax =
+        crate::db::function_green(db, function).as_ref().map(|g| msl_syntax::SyntaxNode::new_root(g.0.clone()));
+    scopes::check(&mut cx, syntax.as_ref());
     returns::check(&mut cx);
     operators::check(&mut cx);
     members::check(&mut cx);
+    writes::check(&mut cx);
     library::check(&mut cx);
-    let syntax =
-        crate::db::function_green(db, function).as_ref().map(|g| msl_syntax::SyntaxNode::new_root(g.0.clone()));
     types::check(&mut cx, syntax.as_ref());
     cx.out
 }
