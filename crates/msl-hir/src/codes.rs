@@ -618,6 +618,51 @@ pub static CODES: &[CodeInfo] = &[
         good: "float luma(float3 c) { return dot(c, float3(0.3f, 0.59f, 0.11f)); }\nvoid f(float3 c, thread float &y) { y = luma(c); }",
     },
     CodeInfo {
+        code: "E1716",
+        name: "condition-type",
+        severity: Severity::Error,
+        summary: "A vector used as the condition of `if`, `while`, `do` or `for`",
+        explanation: "A statement's condition must convert to one `bool` (C++17 [stmt.select]). Comparing \
+                      vectors compares each component and gives a vector of `bool` (MSL 4.1 section 3), \
+                      which does not convert: reduce it with `all(...)` (every component) or `any(...)` \
+                      (at least one).",
+        bad: "void f(float3 c, thread float &out) { if (c > 0.5f) out = 1.0f; }",
+        good: "void f(float3 c, thread float &out) { if (all(c > 0.5f)) out = 1.0f; }",
+    },
+    CodeInfo {
+        code: "E1717",
+        name: "not-callable",
+        severity: Severity::Error,
+        summary: "A call of a variable that is not a function",
+        explanation: "Only functions and objects whose class has an `operator()` can be called (C++17 \
+                      [expr.call]). A local variable or parameter hides every function of the same name, so \
+                      a number named like a helper function makes calls to that helper fail.",
+        bad: "float falloff(float d) { return 1.0f / d; }\nfloat f(float falloff, float d) { return falloff(d); }",
+        good: "float falloff(float d) { return 1.0f / d; }\nfloat f(float k, float d) { return k * falloff(d); }",
+    },
+    CodeInfo {
+        code: "E1718",
+        name: "void-value",
+        severity: Severity::Error,
+        summary: "A variable initialized with the result of a function that returns `void`",
+        explanation: "A `void` function gives no value (C++17 [basic.fundamental]), so its call cannot \
+                      initialize a variable. Either the function should return what it computes, or the \
+                      call belongs on a line of its own.",
+        bad: "void add(thread float &acc, float v) { acc += v; }\nfloat f(float v) { float acc = 0; float t = add(acc, v); return t; }",
+        good: "void add(thread float &acc, float v) { acc += v; }\nfloat f(float v) { float acc = 0; add(acc, v); return acc; }",
+    },
+    CodeInfo {
+        code: "E1719",
+        name: "as-type-size",
+        severity: Severity::Error,
+        summary: "`as_type` between types of different sizes",
+        explanation: "`as_type<T>(x)` reads the bytes of `x` as a `T`, so both must have the same size \
+                      (MSL 4.1 section 2.19). A three-component vector occupies the room of four \
+                      components. To change a value's type keep its value, convert it (`uint(h)`) instead.",
+        bad: "uint bits(half h) { return as_type<uint>(h); }",
+        good: "ushort bits(half h) { return as_type<ushort>(h); }",
+    },
+    CodeInfo {
         code: "E1405",
         name: "unknown-type",
         severity: Severity::Error,

@@ -12,6 +12,7 @@ mod operators;
 mod returns;
 mod scopes;
 mod types;
+mod values;
 mod writes;
 
 use msl_syntax::{Severity, TextRange};
@@ -35,6 +36,14 @@ pub(crate) enum Rule {
     NotAssignable,
     /// A write through a reference or pointer to `const`, or in a `const` member function.
     ConstWrite,
+    /// A vector (or anything else that is no single `bool`) as a statement's condition.
+    ConditionType,
+    /// A call of a variable that is no function.
+    NotCallable,
+    /// The result of a `void` function used as a value.
+    VoidValue,
+    /// `as_type` between types of different sizes.
+    AsTypeSize,
     /// `return;` in a function that returns a value.
     ReturnWithoutValue,
     /// `return e;` in a function that returns `void`.
@@ -56,6 +65,10 @@ impl Rule {
             Rule::Redeclared => "E1406",
             Rule::NotAssignable => "E1715",
             Rule::ConstWrite => "E1704",
+            Rule::ConditionType => "E1716",
+            Rule::NotCallable => "E1717",
+            Rule::VoidValue => "E1718",
+            Rule::AsTypeSize => "E1719",
             Rule::ReturnWithoutValue => "E1712",
             Rule::ReturnValueFromVoid => "E1713",
             Rule::OperandTypes => "E1703",
@@ -71,6 +84,10 @@ impl Rule {
             | Rule::Redeclared
             | Rule::NotAssignable
             | Rule::ConstWrite
+            | Rule::ConditionType
+            | Rule::NotCallable
+            | Rule::VoidValue
+            | Rule::AsTypeSize
             | Rule::ReturnWithoutValue
             | Rule::ReturnValueFromVoid
             | Rule::OperandTypes
@@ -178,6 +195,8 @@ pub(crate) fn check(db: &dyn Db, function: FunctionId<'_>, names_checkable: bool
     operators::check(&mut cx);
     members::check(&mut cx);
     writes::check(&mut cx);
+    values::check(&mut cx);
+    values::as_type_sizes(&mut cx);
     library::check(&mut cx);
     types::check(&mut cx, syntax.as_ref());
     cx.out
