@@ -29,7 +29,7 @@ pub(super) fn check(cx: &mut RuleCx) {
         match e {
             Expr::Unary { op: UnaryOp::Deref, expr } => {
                 let t = sure(cx, *expr);
-                if let Some(t) = t.filter(|t| numeric(t)) {
+                if let Some(t) = t.filter(numeric) {
                     let at = cx.range(id);
                     cx.report(Rule::OperandTypes, at, format!("`*` needs a pointer, not `{t}`"))
                         .hint("use the value itself, or declare it as a pointer");
