@@ -663,6 +663,43 @@ pub static CODES: &[CodeInfo] = &[
         good: "ushort bits(half h) { return as_type<ushort>(h); }",
     },
     CodeInfo {
+        code: "E1720",
+        name: "inaccessible-member",
+        severity: Severity::Error,
+        summary: "A private or protected member used outside its class",
+        explanation: "Members after `private:` or `protected:`, and a `class`'s members before any access \
+                      specifier, can only be named by the class's own member functions and its friends \
+                      (C++17 [class.access]). Code outside uses the public members, or the class makes the \
+                      member public.",
+        bad: "class Acc { float sum; public: void add(float v) { sum += v; } };\nfloat f(Acc a) { return a.sum; }",
+        good: "class Acc { float sum; public: void add(float v) { sum += v; } float total() const { return sum; } };\nfloat f(Acc a) { return a.total(); }",
+    },
+    CodeInfo {
+        code: "E1721",
+        name: "member-without-object",
+        severity: Severity::Error,
+        summary: "A non-static member used where there is no object",
+        explanation: "A data member or a non-static member function belongs to an object (C++17 \
+                      [class.mfct.non-static]). A `static` member function has no object, so it cannot \
+                      name the class's non-static members; and `Class::f(...)` from outside the class \
+                      calls `f` without an object, which works only for static member functions.",
+        bad: "struct K { float s; static float w(float x) { return x * s; } };",
+        good: "struct K { float s; static float w(float x, float s) { return x * s; } };",
+    },
+    CodeInfo {
+        code: "E1722",
+        name: "object-qualifiers",
+        severity: Severity::Error,
+        summary: "A member function called on an object it does not accept: `const`, or in another address space",
+        explanation: "A member function that is not declared `const` may change its object, so it cannot be \
+                      called on a `const` object (C++17 [over.match.funcs]). In Metal the object of a \
+                      member function is in `thread` memory unless an address space follows the \
+                      parameters: calling it on an object in `device`, `constant` or `threadgroup` \
+                      memory needs an overload declared with that address space (MSL 4.1 section 4).",
+        bad: "struct S { float v; float get() { return v; } };\nkernel void k(device S *s [[buffer(0)]]) { s[0].v = s[0].get(); }",
+        good: "struct S { float v; float get() device { return v; } };\nkernel void k(device S *s [[buffer(0)]]) { s[0].v = s[0].get(); }",
+    },
+    CodeInfo {
         code: "E1405",
         name: "unknown-type",
         severity: Severity::Error,

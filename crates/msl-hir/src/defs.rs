@@ -39,6 +39,11 @@ pub struct Defs {
     pub class_alignas: Vec<DefId>,
     /// Deduction guides (`template <class T> Box(T) -> Box<T>;`), in order.
     pub deduction_guides: Vec<DeductionGuide>,
+    /// Members declared `private` or `protected` (a `class`'s members before any access
+    /// specifier too), in order.
+    pub non_public: Vec<DefId>,
+    /// Classes that declare friends (their private members may be used elsewhere).
+    pub befriended: Vec<DefId>,
 }
 
 /// A deduction guide: the class template it is for (by name, in `scope`), its
@@ -242,6 +247,11 @@ impl Generics {
 }
 
 impl Defs {
+    /// Whether a member is `private` or `protected`.
+    pub fn is_non_public(&self, id: DefId) -> bool {
+        self.non_public.binary_search(&id).is_ok()
+    }
+
     pub fn def(&self, id: DefId) -> &DefData {
         &self.defs[id.0 as usize]
     }
@@ -555,12 +565,16 @@ pub fn collect_with_source(root: &SyntaxNode) -> (Defs, DefSourceMap) {
             static_asserts: Vec::new(),
             class_alignas: Vec::new(),
             deduction_guides: Vec::new(),
+            non_public: Vec::new(),
+            befriended: Vec::new(),
         },
         node: 0,
         in_specifiers: 0,
         sources: DefSourceMap::default(),
     };
     c.items(root, ScopeId::GLOBAL, None);
+    // a nested class's members come before the class itself in the list
+    c.defs.non_public.sort_unstable();
     (c.defs, c.sources)
 }
 
@@ -877,8 +891,28 @@ impl Collector {
             self.defs.class_alignas.push(id);
         }
         if let Some(list) = s.member_list() {
+            // C++17 [class.access]/2: a `class`'s members are private until an access
+            // specifier says otherwise, a `struct`'s and a `union`'s public
+            let mut hidden = key == ClassKey::Class;
+            let mut friends = false;
             for m in list.syntax().children() {
+                if m.kind() == SyntaxKind::ACCESS_SPECIFIER {
+                    hidden = !m.children_with_tokens().any(|t| t.kind() == SyntaxKind::PUBLIC_KW);
+                    continue;
+                }
+                friends |= m.descendants_with_tokens().any(|t| t.kind() == SyntaxKind::FRIEND_KW);
+                let first = self.defs.defs.len() as u32;
                 self.item(&m, inner, generics);
+                if hidden {
+                    for d in first..self.defs.defs.len() as u32 {
+                        if self.defs.defs[d as usize].scope == inner {
+                            self.defs.non_public.push(DefId(d));
+                        }
+                    }
+                }
+            }
+            if friends {
+                self.defs.befriended.push(id);
             }
         }
         // the data members declared in it, in order (unnamed ones too)

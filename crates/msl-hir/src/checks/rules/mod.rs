@@ -6,6 +6,7 @@
 //! The first rule holds here too: when the model does not know (a template, an unknown
 //! type, an incomplete unit), a rule stays silent.
 
+mod classes;
 mod library;
 mod members;
 mod operators;
@@ -44,6 +45,13 @@ pub(crate) enum Rule {
     VoidValue,
     /// `as_type` between types of different sizes.
     AsTypeSize,
+    /// A private or protected member named outside its class.
+    Inaccessible,
+    /// A non-static member used without an object.
+    NoObject,
+    /// A member function called on an object whose qualifiers or address space it does
+    /// not take.
+    ObjectQualifiers,
     /// `return;` in a function that returns a value.
     ReturnWithoutValue,
     /// `return e;` in a function that returns `void`.
@@ -69,6 +77,9 @@ impl Rule {
             Rule::NotCallable => "E1717",
             Rule::VoidValue => "E1718",
             Rule::AsTypeSize => "E1719",
+            Rule::Inaccessible => "E1720",
+            Rule::NoObject => "E1721",
+            Rule::ObjectQualifiers => "E1722",
             Rule::ReturnWithoutValue => "E1712",
             Rule::ReturnValueFromVoid => "E1713",
             Rule::OperandTypes => "E1703",
@@ -88,6 +99,9 @@ impl Rule {
             | Rule::NotCallable
             | Rule::VoidValue
             | Rule::AsTypeSize
+            | Rule::Inaccessible
+            | Rule::NoObject
+            | Rule::ObjectQualifiers
             | Rule::ReturnWithoutValue
             | Rule::ReturnValueFromVoid
             | Rule::OperandTypes
@@ -197,6 +211,7 @@ pub(crate) fn check(db: &dyn Db, function: FunctionId<'_>, names_checkable: bool
     writes::check(&mut cx);
     values::check(&mut cx);
     values::as_type_sizes(&mut cx);
+    classes::check(&mut cx);
     library::check(&mut cx);
     types::check(&mut cx, syntax.as_ref());
     cx.out

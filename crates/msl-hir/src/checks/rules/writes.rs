@@ -15,7 +15,7 @@ use crate::infer::Resolution;
 use crate::ty::{AddressSpace, TyKind, TypeBase, TypeRefOp};
 
 /// Why an expression cannot be written.
-enum NotWritable {
+pub(super) enum NotWritable {
     /// A temporary: what it is.
     Temporary(&'static str),
     /// A `const` lvalue: why.
@@ -70,7 +70,7 @@ fn builtin(cx: &RuleCx, e: ExprId) -> bool {
     )
 }
 
-fn not_writable(cx: &RuleCx, e: ExprId, depth: u32) -> Option<NotWritable> {
+pub(super) fn not_writable(cx: &RuleCx, e: ExprId, depth: u32) -> Option<NotWritable> {
     if depth > 16 {
         return None;
     }

@@ -1,0 +1,216 @@
+//! Classes (C++17 [class.access], [class.static], [class.mfct.non-static], [over.match.funcs];
+//! MSL 4.1 §4 for the address space of `this`), on members the model resolved:
+//! - a `private` or `protected` member named outside its class (the class declares no
+//!   friends, and the function is a member of no class): E1720;
+//! - a non-static member named in a `static` member function, which has no object, or a
+//!   non-static member function called through its class's name from outside the class:
+//!   E1721;
+//! - a member function that is not `const` called on a `const` object, or one declared for
+//!   `thread` objects (no address space after its parameters) called on an object in
+//!   `device`, `constant` or `threadgroup` memory, when no overload of that name fits:
+//!   E1722.
+
+use super::writes::{NotWritable, not_writable};
+use super::{Rule, RuleCx};
+use crate::body::{Expr, ExprId, LocalKind, UnaryOp};
+use crate::defs::DefKind;
+use crate::infer::Resolution;
+use crate::ty::{AddressSpace, DefId, TyKind, TypeRefOp};
+
+pub(super) fn check(cx: &mut RuleCx) {
+    if cx.infer.in_template {
+        return;
+    }
+    let Some(me) = cx.def else { return };
+    let my_class = cx.defs.owner_class(me);
+    let me_static = matches!(&cx.defs.def(me).kind, DefKind::Function(f) if f.is_static);
+    let mut reports: Vec<(Rule, ExprId, String, String)> = Vec::new();
+    for (i, e) in cx.body.exprs.iter().enumerate() {
+        let id = ExprId(i as u32);
+        if !cx.decided(id) {
+            continue;
+        }
+        let named = match e {
+            Expr::Member { .. } | Expr::Path(_) => match cx.infer.resolutions.get(&id) {
+                Some(Resolution::Def(d)) => *d,
+                _ => continue,
+            },
+            _ => continue,
+        };
+        let Some(class) = cx.defs.owner_class(named) else { continue };
+        let member = cx.defs.def(named).name.clone();
+        let class_name = cx.defs.qualified_name(class);
+        // access
+        if cx.defs.is_non_public(named)
+            && my_class.is_none()
+            && !cx.defs.befriended.contains(&class)
+            && !inside(cx, me, class)
+        {
+            reports.push((
+                Rule::Inaccessible,
+                id,
+                format!("`{member}` is not accessible here: `{class_name}` does not make it public"),
+                format!("use a public member of `{class_name}`, or declare `{member}` after `public:`"),
+            ));
+            continue;
+        }
+        let instance_member = match &cx.defs.def(named).kind {
+            DefKind::Field(_) => true,
+            DefKind::Function(f) => !f.is_static && f.ret.is_some(),
+            _ => false,
+        };
+        // a non-static member without an object
+        if let Expr::Path(p) = e
+            && instance_member
+        {
+            if me_static && my_class == Some(class) && p.segments.len() == 1 {
+                reports.push((
+                    Rule::NoObject,
+                    id,
+                    format!(
+                        "`{member}` is a non-static member: a static member function has no object to take it from"
+                    ),
+                    format!("pass the object as a parameter, or make `{member}` static"),
+                ));
+            } else if my_class.is_none() && p.segments.len() > 1 && called(cx, id) {
+                reports.push((
+                    Rule::NoObject,
+                    id,
+                    format!("`{class_name}::{member}` is a non-static member function: it is called on an object"),
+                    format!("call it on an object (`value.{member}(...)`), or declare it `static`"),
+                ));
+            }
+        }
+        // the object a member function is called on
+        if let Expr::Member { base, arrow, name, .. } = e
+            && called(cx, id)
+            && let DefKind::Function(f) = &cx.defs.def(named).kind
+            && !f.is_static
+            && f.ret.is_some()
+        {
+            let overloads = methods(cx, class, name);
+            if !*arrow && const_object(cx, *base) && !f.is_const && overloads.iter().all(|m| !m.0) {
+                reports.push((
+                    Rule::ObjectQualifiers,
+                    id,
+                    format!("`{name}` is not a `const` member function: it cannot be called on a `const` object"),
+                    format!("declare `{name}` `const` (after its parameters) if it does not change the object"),
+                ));
+            } else if let Some(space) = object_space(cx, *base, *arrow)
+                && f.object_space.is_none()
+                && overloads.iter().all(|m| m.1.is_none_or(|s| s != space))
+                && !cx.infer.type_of(*base).is_uncertain()
+            {
+                let kw = space.keyword();
+                reports.push((
+                    Rule::ObjectQualifiers,
+                    id,
+                    format!("`{name}` is a member function of `thread` objects; this object is in `{kw}` memory"),
+                    format!("add `{kw}` after the parameters of `{name}` (or an overload with it)"),
+                ));
+            }
+        }
+    }
+    for (rule, id, message, hint) in reports {
+        let at = name_range(cx, id);
+        cx.report(rule, at, message).hint(hint);
+    }
+}
+
+/// The range of a member's name: the end of the expression.
+fn name_range(cx: &RuleCx, id: ExprId) -> msl_syntax::TextRange {
+    let range = cx.range(id);
+    let name = match cx.body.exprs.get(id.0 as usize) {
+        Some(Expr::Member { name, .. }) => name.clone(),
+        Some(Expr::Path(p)) => p.segments.last().map(|s| s.name.clone()).unwrap_or_default(),
+        _ => return range,
+    };
+    let len = msl_syntax::TextSize::of(&*name);
+    if !name.is_empty() && range.len() >= len {
+        msl_syntax::TextRange::new(range.end() - len, range.end())
+    } else {
+        range
+    }
+}
+
+/// Whether a definition lies inside `class` (a member, or a member of a nested class).
+fn inside(cx: &RuleCx, def: DefId, class: DefId) -> bool {
+    let Some(inner) = cx.defs.inner_scope(class) else { return false };
+    cx.defs.enclosing_scopes(cx.defs.def(def).scope).any(|s| s == inner)
+}
+
+/// Whether `e` is the callee of a call.
+fn called(cx: &RuleCx, e: ExprId) -> bool {
+    cx.body.exprs.iter().any(|x| matches!(x, Expr::Call { callee, .. } if *callee == e))
+}
+
+/// The member functions named `name` of `class`: whether each is `const`, and its object's
+/// address space.
+fn methods(cx: &RuleCx, class: DefId, name: &str) -> Vec<(bool, Option<AddressSpace>)> {
+    let Some(inner) = cx.defs.inner_scope(class) else { return Vec::new() };
+    cx.defs
+        .lookup_in(inner, name)
+        .into_iter()
+        .filter_map(|d| match &cx.defs.def(d).kind {
+            DefKind::Function(f) => Some((f.is_const || f.is_static, f.object_space)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Whether `e` designates a `const` object: a variable declared `const`, what a reference or
+/// pointer to `const` designates, or a member of such an object.
+fn const_object(cx: &RuleCx, e: ExprId) -> bool {
+    if let Some(Expr::Local(l)) = cx.body.exprs.get(e.0 as usize)
+        && let Some(local) = cx.body.locals.get(l.0 as usize)
+        && matches!(local.kind, LocalKind::Var | LocalKind::Param)
+        && local.ty.ops.is_empty()
+        && local.ty.cv.is_const
+    {
+        return true;
+    }
+    matches!(not_writable(cx, e, 0), Some(NotWritable::Const(_)))
+}
+
+/// The address space of the object a member function is called on, when it is sure and is
+/// not `thread`.
+fn object_space(cx: &RuleCx, base: ExprId, arrow: bool) -> Option<AddressSpace> {
+    let space = if arrow { pointer_space(cx, base) } else { place_space(cx, base, 0) }?;
+    (space != AddressSpace::Thread).then_some(space)
+}
+
+fn pointer_space(cx: &RuleCx, e: ExprId) -> Option<AddressSpace> {
+    match cx.infer.type_of(e).non_reference().strip().kind() {
+        TyKind::Pointer { space, pointee, .. } if !pointee.is_uncertain() => *space,
+        _ => None,
+    }
+}
+
+/// Where the object `e` designates lives, when the model is sure.
+fn place_space(cx: &RuleCx, e: ExprId, depth: u32) -> Option<AddressSpace> {
+    if depth > 16 {
+        return None;
+    }
+    match cx.body.exprs.get(e.0 as usize)? {
+        Expr::Local(l) => {
+            let local = cx.body.locals.get(l.0 as usize)?;
+            if !matches!(local.kind, LocalKind::Var | LocalKind::Param) {
+                return None;
+            }
+            match local.ty.ops.as_slice() {
+                [TypeRefOp::Reference { rvalue: false }] => local.ty.space,
+                [] if local.ty.space.is_none() => Some(AddressSpace::Thread),
+                _ => None,
+            }
+        }
+        Expr::Index { base, .. } => match cx.infer.type_of(*base).non_reference().strip().kind() {
+            TyKind::Pointer { .. } => pointer_space(cx, *base),
+            TyKind::Array { .. } => place_space(cx, *base, depth + 1),
+            _ => None,
+        },
+        Expr::Unary { op: UnaryOp::Deref, expr } => pointer_space(cx, *expr),
+        Expr::Member { base, arrow: false, .. } => place_space(cx, *base, depth + 1),
+        Expr::Member { base, arrow: true, .. } => pointer_space(cx, *base),
+        _ => None,
+    }
+}
