@@ -95,6 +95,14 @@ pub fn check_declarations(db: &dyn Db, unit: crate::Unit) -> Arc<Vec<HirDiagnost
         let WalkEvent::Enter(node) = event else { continue };
         match node.kind() {
             SyntaxKind::FUNCTION => walk.skip_subtree(),
+            SyntaxKind::VAR_DECL
+                if node
+                    .parent()
+                    .is_some_and(|p| matches!(p.kind(), SyntaxKind::SOURCE_FILE | SyntaxKind::DECL_LIST)) =>
+            {
+                cx.program_scope_variable(&node);
+                cx.forbidden_node(&node);
+            }
             _ => cx.forbidden_node(&node),
         }
     }
@@ -274,6 +282,7 @@ impl Checker<'_> {
             }
         }
         self.threadgroup_variables(root, &vars);
+        self.static_locals(root, &vars);
         let typed = self.typed_locals(root, &vars, &local);
         self.swizzles(&typed, &members);
         self.conversions(root, &typed, &vars, &writes, &returns);
@@ -795,6 +804,33 @@ impl Checker<'_> {
 
     /// E1603 (a `threadgroup` variable outside a kernel, mesh or object function) and
     /// W1604 (a kernel's threadgroup variables over 32 KB).
+    /// E1606: a `static` local of a kernel, vertex or fragment function that is not
+    /// `constant` (MSL 4.1 section 5.3: `static` is for program-scope variables).
+    fn static_locals(&mut self, root: &SyntaxNode, vars: &[SyntaxNode]) {
+        let Some(f) = ast::Function::cast(root.clone()) else { return };
+        if f.stage().is_none() {
+            return;
+        }
+        for v in vars.iter().filter_map(|n| ast::VarDecl::cast(n.clone())) {
+            let Some(spec) = v.decl_specifiers() else { continue };
+            if !spec.has(SyntaxKind::STATIC_KW)
+                || spec.has(SyntaxKind::CONSTANT_KW)
+                || spec.has(SyntaxKind::CONSTEXPR_KW)
+            {
+                continue;
+            }
+            let Some(t) = spec.syntax().children_with_tokens().find(|e| e.kind() == SyntaxKind::STATIC_KW) else {
+                continue;
+            };
+            self.report_range(
+                t.text_range(),
+                "E1606",
+                "a kernel, vertex or fragment function cannot declare `static` variables".into(),
+                Some("make it a program-scope `constant`, or a plain local variable".into()),
+            );
+        }
+    }
+
     fn threadgroup_variables(&mut self, root: &SyntaxNode, vars: &[SyntaxNode]) {
         let Some(f) = ast::Function::cast(root.clone()) else { return };
         let stage = f.stage();
@@ -1702,6 +1738,65 @@ impl Checker<'_> {
     }
 
     // ---- C++ features Metal does not have ---------------------------------------------
+
+    /// E1604: a variable of a namespace that is not in the `constant` address space; E1605:
+    /// a `constant` one without an initializer (MSL 4.1 section 4.2). Variables with
+    /// attributes (built-in inputs and bindings at program scope, Metal 3.1 and later;
+    /// function constants), `extern` declarations and definitions of static members are
+    /// left alone.
+    fn program_scope_variable(&mut self, node: &SyntaxNode) {
+        let Some(v) = ast::VarDecl::cast(node.clone()) else { return };
+        let Some(spec) = v.decl_specifiers() else { return };
+        if node.descendants().any(|n| n.kind() == SyntaxKind::ATTRIBUTE_LIST)
+            || spec.has(SyntaxKind::EXTERN_KW)
+            || spec.has(SyntaxKind::FRIEND_KW)
+            || spec.has(SyntaxKind::TYPEDEF_KW)
+            // (E1211 says `thread_local` is not supported)
+            || spec.has(SyntaxKind::THREAD_LOCAL_KW)
+        {
+            return;
+        }
+        let declarators: Vec<ast::InitDeclarator> = v.declarators().collect();
+        let plain = |d: &ast::InitDeclarator| {
+            d.declarator().is_some_and(|decl| decl.param_list().is_none())
+                && d.name().is_some_and(|n| !n.syntax().children_with_tokens().any(|e| e.kind() == SyntaxKind::COLON2))
+        };
+        if declarators.is_empty() || !declarators.iter().all(plain) {
+            return;
+        }
+        let constant = spec.has(SyntaxKind::CONSTANT_KW) || spec.has(SyntaxKind::CONSTEXPR_KW);
+        if !constant {
+            let Some(d) = declarators.first() else { return };
+            let name = d.name().map(|n| n.text()).unwrap_or_default();
+            let at = d.name().map_or_else(|| d.syntax().text_range(), |n| n.syntax().text_range());
+            let space = spec.address_space().map(|t| t.text().to_string());
+            let message = match space {
+                Some(s) => format!(
+                    "`{name}` is declared at program scope in the `{s}` address space; such variables must be `constant`"
+                ),
+                None => format!("`{name}` is declared at program scope without the `constant` address space"),
+            };
+            self.report_range(
+                at,
+                "E1604",
+                message,
+                Some("declare it `constant` (read-only, initialized here), or pass it to the functions that use it as a buffer".into()),
+            );
+            return;
+        }
+        for d in &declarators {
+            if d.initializer().is_none() {
+                let name = d.name().map(|n| n.text()).unwrap_or_default();
+                let at = d.name().map_or_else(|| d.syntax().text_range(), |n| n.syntax().text_range());
+                self.report_range(
+                    at,
+                    "E1605",
+                    format!("`constant` variable `{name}` has no initializer"),
+                    Some("give it its value where it is declared: nothing can write it later".into()),
+                );
+            }
+        }
+    }
 
     fn forbidden_node(&mut self, node: &SyntaxNode) {
         if self.version < MetalVersion::V4_0 {

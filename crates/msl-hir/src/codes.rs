@@ -520,6 +520,42 @@ pub static CODES: &[CodeInfo] = &[
         good: "threadgroup half4 tile[2048];  // 16 KB",
     },
     CodeInfo {
+        code: "E1604",
+        name: "program-scope-address-space",
+        severity: Severity::Error,
+        summary: "A variable at program scope that is not in the `constant` address space",
+        explanation: "Variables outside functions live as long as the program and are shared by every \
+                      thread, so Metal requires them to be `constant`: read-only and initialized where \
+                      they are declared (MSL 4.1 section 4.2). `constexpr` variables are constant too. \
+                      Per-dispatch data is passed to the entry points as buffers instead. Variables that \
+                      carry attributes (built-in inputs and bindings at program scope, function \
+                      constants) follow rules of their own and are not reported.",
+        bad: "float exposure = 1.0f;",
+        good: "constant float exposure = 1.0f;",
+    },
+    CodeInfo {
+        code: "E1605",
+        name: "constant-without-initializer",
+        severity: Severity::Error,
+        summary: "A program-scope `constant` variable without an initializer",
+        explanation: "Nothing can write a `constant` variable after its declaration, so it must be \
+                      initialized there (MSL 4.1 section 4.2). A value chosen when the pipeline is built \
+                      is a function constant (`[[function_constant(n)]]`), which needs no initializer.",
+        bad: "constant float3 luma_weights;",
+        good: "constant float3 luma_weights = float3(0.2126f, 0.7152f, 0.0722f);",
+    },
+    CodeInfo {
+        code: "E1606",
+        name: "static-local-in-entry-point",
+        severity: Severity::Error,
+        summary: "A `static` variable declared in a kernel, vertex or fragment function",
+        explanation: "`static` is for variables at program scope (MSL 4.1 section 5.3); an entry point \
+                      cannot keep state between invocations in a `static` local. Use a program-scope \
+                      `constant` for a fixed value, or a buffer for state that changes.",
+        bad: "kernel void k(device float *o [[buffer(0)]]) { static float scale = 2.0f; o[0] = scale; }",
+        good: "constant float scale = 2.0f;\nkernel void k(device float *o [[buffer(0)]]) { o[0] = scale; }",
+    },
+    CodeInfo {
         code: "E1801",
         name: "static-assert-failed",
         severity: Severity::Error,
@@ -690,14 +726,13 @@ pub static CODES: &[CodeInfo] = &[
         code: "E1722",
         name: "object-qualifiers",
         severity: Severity::Error,
-        summary: "A member function called on an object it does not accept: `const`, or in another address space",
+        summary: "A member function that is not `const` called on a `const` object",
         explanation: "A member function that is not declared `const` may change its object, so it cannot be \
-                      called on a `const` object (C++17 [over.match.funcs]). In Metal the object of a \
-                      member function is in `thread` memory unless an address space follows the \
-                      parameters: calling it on an object in `device`, `constant` or `threadgroup` \
-                      memory needs an overload declared with that address space (MSL 4.1 section 4).",
-        bad: "struct S { float v; float get() { return v; } };\nkernel void k(device S *s [[buffer(0)]]) { s[0].v = s[0].get(); }",
-        good: "struct S { float v; float get() device { return v; } };\nkernel void k(device S *s [[buffer(0)]]) { s[0].v = s[0].get(); }",
+                      called on a `const` object: a variable declared `const`, or what a reference or \
+                      pointer to `const` designates (C++17 [over.match.funcs]). Declare the function \
+                      `const` when it only reads the object.",
+        bad: "struct S { float v; float get() { return v; } };\nfloat f(thread const S &s) { return s.get(); }",
+        good: "struct S { float v; float get() const { return v; } };\nfloat f(thread const S &s) { return s.get(); }",
     },
     CodeInfo {
         code: "E1405",

@@ -5,17 +5,15 @@
 //! - a non-static member named in a `static` member function, which has no object, or a
 //!   non-static member function called through its class's name from outside the class:
 //!   E1721;
-//! - a member function that is not `const` called on a `const` object, or one declared for
-//!   `thread` objects (no address space after its parameters) called on an object in
-//!   `device`, `constant` or `threadgroup` memory, when no overload of that name fits:
-//!   E1722.
+//! - a member function that is not `const` called on a `const` object, when no overload of
+//!   that name is `const`: E1722.
 
 use super::writes::{NotWritable, not_writable};
 use super::{Rule, RuleCx};
-use crate::body::{Expr, ExprId, LocalKind, UnaryOp};
+use crate::body::{Expr, ExprId, LocalKind};
 use crate::defs::DefKind;
 use crate::infer::Resolution;
-use crate::ty::{AddressSpace, DefId, TyKind, TypeRefOp};
+use crate::ty::{AddressSpace, DefId};
 
 pub(super) fn check(cx: &mut RuleCx) {
     if cx.infer.in_template {
@@ -96,18 +94,6 @@ pub(super) fn check(cx: &mut RuleCx) {
                     format!("`{name}` is not a `const` member function: it cannot be called on a `const` object"),
                     format!("declare `{name}` `const` (after its parameters) if it does not change the object"),
                 ));
-            } else if let Some(space) = object_space(cx, *base, *arrow)
-                && f.object_space.is_none()
-                && overloads.iter().all(|m| m.1.is_none_or(|s| s != space))
-                && !cx.infer.type_of(*base).is_uncertain()
-            {
-                let kw = space.keyword();
-                reports.push((
-                    Rule::ObjectQualifiers,
-                    id,
-                    format!("`{name}` is a member function of `thread` objects; this object is in `{kw}` memory"),
-                    format!("add `{kw}` after the parameters of `{name}` (or an overload with it)"),
-                ));
             }
         }
     }
@@ -144,8 +130,8 @@ fn called(cx: &RuleCx, e: ExprId) -> bool {
     cx.body.exprs.iter().any(|x| matches!(x, Expr::Call { callee, .. } if *callee == e))
 }
 
-/// The member functions named `name` of `class`: whether each is `const`, and its object's
-/// address space.
+/// The member functions named `name` of `class`: whether each can be called on a `const`
+/// object, and its object's address space.
 fn methods(cx: &RuleCx, class: DefId, name: &str) -> Vec<(bool, Option<AddressSpace>)> {
     let Some(inner) = cx.defs.inner_scope(class) else { return Vec::new() };
     cx.defs
@@ -170,47 +156,4 @@ fn const_object(cx: &RuleCx, e: ExprId) -> bool {
         return true;
     }
     matches!(not_writable(cx, e, 0), Some(NotWritable::Const(_)))
-}
-
-/// The address space of the object a member function is called on, when it is sure and is
-/// not `thread`.
-fn object_space(cx: &RuleCx, base: ExprId, arrow: bool) -> Option<AddressSpace> {
-    let space = if arrow { pointer_space(cx, base) } else { place_space(cx, base, 0) }?;
-    (space != AddressSpace::Thread).then_some(space)
-}
-
-fn pointer_space(cx: &RuleCx, e: ExprId) -> Option<AddressSpace> {
-    match cx.infer.type_of(e).non_reference().strip().kind() {
-        TyKind::Pointer { space, pointee, .. } if !pointee.is_uncertain() => *space,
-        _ => None,
-    }
-}
-
-/// Where the object `e` designates lives, when the model is sure.
-fn place_space(cx: &RuleCx, e: ExprId, depth: u32) -> Option<AddressSpace> {
-    if depth > 16 {
-        return None;
-    }
-    match cx.body.exprs.get(e.0 as usize)? {
-        Expr::Local(l) => {
-            let local = cx.body.locals.get(l.0 as usize)?;
-            if !matches!(local.kind, LocalKind::Var | LocalKind::Param) {
-                return None;
-            }
-            match local.ty.ops.as_slice() {
-                [TypeRefOp::Reference { rvalue: false }] => local.ty.space,
-                [] if local.ty.space.is_none() => Some(AddressSpace::Thread),
-                _ => None,
-            }
-        }
-        Expr::Index { base, .. } => match cx.infer.type_of(*base).non_reference().strip().kind() {
-            TyKind::Pointer { .. } => pointer_space(cx, *base),
-            TyKind::Array { .. } => place_space(cx, *base, depth + 1),
-            _ => None,
-        },
-        Expr::Unary { op: UnaryOp::Deref, expr } => pointer_space(cx, *expr),
-        Expr::Member { base, arrow: false, .. } => place_space(cx, *base, depth + 1),
-        Expr::Member { base, arrow: true, .. } => pointer_space(cx, *base),
-        _ => None,
-    }
 }
