@@ -735,6 +735,31 @@ pub static CODES: &[CodeInfo] = &[
         good: "struct S { float v; float get() const { return v; } };\nfloat f(thread const S &s) { return s.get(); }",
     },
     CodeInfo {
+        code: "E1723",
+        name: "template-arguments",
+        severity: Severity::Error,
+        summary: "A template given the wrong number or kind of template arguments",
+        explanation: "A template takes as many arguments as it has parameters; parameters with defaults \
+                      may be left out, and a parameter pack takes any number (C++17 [temp.arg]). A type \
+                      parameter takes a type, a value parameter a constant. The check applies to templates \
+                      the unit declares once, named in a function body.",
+        bad: "template <typename T, int N> struct Ring { T v[N]; };\nvoid f() { Ring<float> r; }",
+        good: "template <typename T, int N> struct Ring { T v[N]; };\nvoid f() { Ring<float, 8> r; }",
+    },
+    CodeInfo {
+        code: "E1724",
+        name: "no-matching-call",
+        severity: Severity::Error,
+        summary: "A call of a function of the unit that none of its declarations takes",
+        explanation: "The call has as many arguments as some declaration of the function takes, but their \
+                      types fit none: they do not convert to the parameters, or a function template's \
+                      parameter would be deduced as two different types (C++17 [temp.deduct.call]: `T` \
+                      from `0` is `int`, from `x * 0.5f` is `float`). Checked where every argument's type \
+                      is sure and the library has no function of that name.",
+        bad: "template <typename T> T larger(T a, T b) { return a > b ? a : b; }\nfloat f(float x) { return larger(0, x); }",
+        good: "template <typename T> T larger(T a, T b) { return a > b ? a : b; }\nfloat f(float x) { return larger(0.0f, x); }",
+    },
+    CodeInfo {
         code: "E1405",
         name: "unknown-type",
         severity: Severity::Error,

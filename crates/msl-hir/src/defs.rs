@@ -235,7 +235,7 @@ pub struct GenericParam {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum GenericKind {
     Type { default: Option<TypeRef> },
-    Value { ty: TypeRef },
+    Value { ty: TypeRef, has_default: bool },
     Template,
 }
 
@@ -1163,7 +1163,9 @@ fn template_params(node: &SyntaxNode, parent: Option<&Arc<Generics>>) -> Arc<Gen
     let mut g = Generics { params: Vec::new(), parent: parent.cloned() };
     for list in node.children().filter_map(ast::TemplateParamList::cast) {
         for p in list.params() {
-            let pack = p.syntax().children_with_tokens().any(|e| e.kind() == SyntaxKind::DOT3);
+            // `typename... Ts`, or `int... Ns` (the `...` in the declarator)
+            let pack = p.syntax().children_with_tokens().any(|e| e.kind() == SyntaxKind::DOT3)
+                || matches!(&p, ast::TemplateParam::NonType(n) if n.declarator().is_some_and(|d| d.is_pack()));
             let (name, kind) = match &p {
                 ast::TemplateParam::Type(t) => (
                     t.name().map(|n| n.text()),
@@ -1171,7 +1173,8 @@ fn template_params(node: &SyntaxNode, parent: Option<&Arc<Generics>>) -> Arc<Gen
                 ),
                 ast::TemplateParam::NonType(n) => {
                     let name = n.declarator().and_then(|d| d.name()).map(|n| n.text());
-                    (name, GenericKind::Value { ty: TypeRef::from_syntax(n.decl_specifiers().as_ref(), None) })
+                    let ty = TypeRef::from_syntax(n.decl_specifiers().as_ref(), None);
+                    (name, GenericKind::Value { ty, has_default: n.default().is_some() })
                 }
                 ast::TemplateParam::Template(t) => (
                     t.syntax().children().find(|c| c.kind() == SyntaxKind::NAME).map(|n| n.text().to_string()),

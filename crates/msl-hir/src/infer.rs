@@ -1305,7 +1305,7 @@ impl Ctx<'_> {
         {
             self.out.resolutions.insert(e, Resolution::Generic(g.name.clone()));
             return match &g.kind {
-                crate::defs::GenericKind::Value { ty } => ty.lower(self.r).ty,
+                crate::defs::GenericKind::Value { ty, .. } => ty.lower(self.r).ty,
                 // a type parameter used as a value (`T(x)`): the type it is bound to
                 _ => match self.r.bound(&g.name) {
                     Some(t) => {

@@ -12,6 +12,7 @@ mod members;
 mod operators;
 mod returns;
 mod scopes;
+mod templates;
 mod types;
 mod values;
 mod writes;
@@ -52,6 +53,10 @@ pub(crate) enum Rule {
     /// A member function called on an object whose qualifiers or address space it does
     /// not take.
     ObjectQualifiers,
+    /// Template arguments of the wrong number or kind.
+    TemplateArguments,
+    /// A call of the unit's functions that no declaration takes.
+    NoMatchingCall,
     /// `return;` in a function that returns a value.
     ReturnWithoutValue,
     /// `return e;` in a function that returns `void`.
@@ -80,6 +85,8 @@ impl Rule {
             Rule::Inaccessible => "E1720",
             Rule::NoObject => "E1721",
             Rule::ObjectQualifiers => "E1722",
+            Rule::TemplateArguments => "E1723",
+            Rule::NoMatchingCall => "E1724",
             Rule::ReturnWithoutValue => "E1712",
             Rule::ReturnValueFromVoid => "E1713",
             Rule::OperandTypes => "E1703",
@@ -102,6 +109,8 @@ impl Rule {
             | Rule::Inaccessible
             | Rule::NoObject
             | Rule::ObjectQualifiers
+            | Rule::TemplateArguments
+            | Rule::NoMatchingCall
             | Rule::ReturnWithoutValue
             | Rule::ReturnValueFromVoid
             | Rule::OperandTypes
@@ -212,6 +221,7 @@ pub(crate) fn check(db: &dyn Db, function: FunctionId<'_>, names_checkable: bool
     values::check(&mut cx);
     values::as_type_sizes(&mut cx);
     classes::check(&mut cx);
+    templates::check(&mut cx);
     library::check(&mut cx);
     types::check(&mut cx, syntax.as_ref());
     cx.out
