@@ -205,7 +205,7 @@ fn preprocessor_flags() {
             "#if __METAL_VERSION__ != 210 || !defined(__METAL_IOS__) || !defined(WITH_X) || VALUE != 3 || defined(GONE)\n\
              #error wrong flags\n#endif\n#include \"dep.h\"\n",
         ),
-        ("inc/dep.h", "int dep;\n"),
+        ("inc/dep.h", "constant int dep = 0;\n"),
     ]);
     for std in [&["-std=ios-metal2.1"][..], &["--std", "ios-metal2.1"], &["--std", "metal2.1", "--platform", "ios"]] {
         let mut args: Vec<&str> = std.to_vec();
@@ -228,7 +228,7 @@ fn msl_toml_is_found_upward_and_overridden_by_flags() {
             "msl.toml",
             "std = \"ios-metal2.1\"\ninclude = [\"inc\"]\ndefines = [\"WITH_X\", \"VALUE=3\"]\nextensions = [\"shader\"]\n\n[rules]\nW0030 = \"off\"\nW0005 = \"error\"\n",
         ),
-        ("inc/dep.h", "int dep;\n"),
+        ("inc/dep.h", "constant int dep = 0;\n"),
         (
             "src/deep/a.metal",
             "#if __METAL_VERSION__ != 210 || !defined(WITH_X) || VALUE != 3\n#error wrong\n#endif\n#include \"dep.h\"\n#include <CoreImage/CoreImage.h>\n",
@@ -262,7 +262,7 @@ fn msl_toml_is_found_upward_and_overridden_by_flags() {
 
 #[test]
 fn rule_levels_and_warnings_as_errors() {
-    let dir = scratch(&[("w.metal", "#include <CoreImage/CoreImage.h>\nint x;\n")]);
+    let dir = scratch(&[("w.metal", "#include <CoreImage/CoreImage.h>\nconstant int x = 0;\n")]);
     let warn = run_in(&dir, &["w.metal"]);
     assert_eq!(warn.status.code(), Some(0), "a warning alone does not fail");
     assert!(stderr(&warn).contains("0 errors, 1 warning"));
@@ -319,7 +319,7 @@ fn directories_gitignore_hidden_and_extensions() {
 
 #[test]
 fn standard_input() {
-    let dir = scratch(&[("inc/h.h", "int h;\n")]);
+    let dir = scratch(&[("inc/h.h", "constant int h = 0;\n")]);
     let mut child = bin()
         .args(["--stdin-filename", "shaders/x.metal", "-I", "inc", "--format", "json", "-q", "-"])
         .current_dir(&dir)

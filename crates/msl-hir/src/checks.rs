@@ -1747,7 +1747,9 @@ impl Checker<'_> {
     fn program_scope_variable(&mut self, node: &SyntaxNode) {
         let Some(v) = ast::VarDecl::cast(node.clone()) else { return };
         let Some(spec) = v.decl_specifiers() else { return };
-        if node.descendants().any(|n| n.kind() == SyntaxKind::ATTRIBUTE_LIST)
+        // (a declaration the parser could not read whole has its syntax error)
+        if node.descendants().any(|n| matches!(n.kind(), SyntaxKind::ATTRIBUTE_LIST | SyntaxKind::ERROR))
+            || v.declarators().any(|d| d.initializer().is_some_and(|i| i.expr().is_none()))
             || spec.has(SyntaxKind::EXTERN_KW)
             || spec.has(SyntaxKind::FRIEND_KW)
             || spec.has(SyntaxKind::TYPEDEF_KW)

@@ -750,12 +750,13 @@ pub static CODES: &[CodeInfo] = &[
         code: "E1724",
         name: "no-matching-call",
         severity: Severity::Error,
-        summary: "A call of a function of the unit that none of its declarations takes",
-        explanation: "The call has as many arguments as some declaration of the function takes, but their \
-                      types fit none: they do not convert to the parameters, or a function template's \
-                      parameter would be deduced as two different types (C++17 [temp.deduct.call]: `T` \
-                      from `0` is `int`, from `x * 0.5f` is `float`). Checked where every argument's type \
-                      is sure and the library has no function of that name.",
+        summary: "A call of a function template of the unit that none of its declarations takes",
+        explanation: "The call has as many arguments as some declaration of the template takes, but no \
+                      instance fits: a template parameter would be deduced as two different types (C++17 \
+                      [temp.deduct.call]: `T` from `0` is `int`, from `x * 0.5f` is `float`), or the \
+                      deduced parameters do not take the arguments. Checked where every argument is a \
+                      number or vector and the library has no function of that name; calls of functions \
+                      that are not templates are checked by E1710.",
         bad: "template <typename T> T larger(T a, T b) { return a > b ? a : b; }\nfloat f(float x) { return larger(0, x); }",
         good: "template <typename T> T larger(T a, T b) { return a > b ? a : b; }\nfloat f(float x) { return larger(0.0f, x); }",
     },

@@ -247,6 +247,12 @@ impl Generics {
 }
 
 impl Defs {
+    /// The definitions named `name` in any scope (those declared under their name; a
+    /// lookup per scope, not a scan of every definition).
+    pub fn named<'a>(&'a self, name: &'a str) -> impl Iterator<Item = DefId> + 'a {
+        self.scopes.iter().filter_map(move |s| s.names.get(name)).flatten().copied()
+    }
+
     /// Whether a member is `private` or `protected`.
     pub fn is_non_public(&self, id: DefId) -> bool {
         self.non_public.binary_search(&id).is_ok()

@@ -23,6 +23,16 @@ pub(super) fn check(cx: &mut RuleCx) {
     let my_class = cx.defs.owner_class(me);
     let me_static = matches!(&cx.defs.def(me).kind, DefKind::Function(f) if f.is_static);
     let mut reports: Vec<(Rule, ExprId, String, String)> = Vec::new();
+    let callees: rustc_hash::FxHashSet<ExprId> = cx
+        .body
+        .exprs
+        .iter()
+        .filter_map(|x| match x {
+            Expr::Call { callee, .. } => Some(*callee),
+            _ => None,
+        })
+        .collect();
+    let called = |e: ExprId| callees.contains(&e);
     for (i, e) in cx.body.exprs.iter().enumerate() {
         let id = ExprId(i as u32);
         if !cx.decided(id) {
@@ -70,7 +80,7 @@ pub(super) fn check(cx: &mut RuleCx) {
                     ),
                     format!("pass the object as a parameter, or make `{member}` static"),
                 ));
-            } else if my_class.is_none() && p.segments.len() > 1 && called(cx, id) {
+            } else if my_class.is_none() && p.segments.len() > 1 && called(id) {
                 reports.push((
                     Rule::NoObject,
                     id,
@@ -81,7 +91,7 @@ pub(super) fn check(cx: &mut RuleCx) {
         }
         // the object a member function is called on
         if let Expr::Member { base, arrow, name, .. } = e
-            && called(cx, id)
+            && called(id)
             && let DefKind::Function(f) = &cx.defs.def(named).kind
             && !f.is_static
             && f.ret.is_some()
@@ -123,11 +133,6 @@ fn name_range(cx: &RuleCx, id: ExprId) -> msl_syntax::TextRange {
 fn inside(cx: &RuleCx, def: DefId, class: DefId) -> bool {
     let Some(inner) = cx.defs.inner_scope(class) else { return false };
     cx.defs.enclosing_scopes(cx.defs.def(def).scope).any(|s| s == inner)
-}
-
-/// Whether `e` is the callee of a call.
-fn called(cx: &RuleCx, e: ExprId) -> bool {
-    cx.body.exprs.iter().any(|x| matches!(x, Expr::Call { callee, .. } if *callee == e))
 }
 
 /// The member functions named `name` of `class`: whether each can be called on a `const`

@@ -90,8 +90,9 @@ fn declared_elsewhere(cx: &mut RuleCx, at: TextRange, name: &str) {
     if cx.body.locals.iter().any(|l| &*l.name == name) {
         return;
     }
-    let named: Vec<crate::ty::DefId> =
-        (0..cx.defs.defs.len() as u32).map(crate::ty::DefId).filter(|&d| &*cx.defs.def(d).name == name).collect();
+    let mut named: Vec<crate::ty::DefId> = cx.defs.named(name).collect();
+    named.sort_unstable();
+    named.dedup();
     let owner = cx.def.and_then(|d| cx.defs.owner_class(d));
     if named.is_empty() {
         // nothing outside function bodies defines it: the unit knows it as a parameter of

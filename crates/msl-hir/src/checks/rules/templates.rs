@@ -46,11 +46,15 @@ type Reports = Vec<(msl_syntax::TextRange, String, String)>;
 
 /// The only definition named `name` in the unit, when it is a template of the kind asked.
 fn only_template(cx: &RuleCx, name: &str, class: bool) -> Option<(DefId, std::sync::Arc<Generics>)> {
+    if crate::ty::numeric_type(name).is_some() {
+        return None;
+    }
     let mut found = None;
-    for (k, d) in cx.defs.defs.iter().enumerate() {
-        if &*d.name != name {
-            continue;
-        }
+    let mut seen: Vec<DefId> = cx.defs.named(name).collect();
+    seen.sort_unstable();
+    seen.dedup();
+    for id in seen {
+        let d = cx.defs.def(id);
         let fits = match &d.kind {
             DefKind::Class { pattern: None, .. } => class,
             DefKind::Function(_) => !class,
@@ -60,7 +64,7 @@ fn only_template(cx: &RuleCx, name: &str, class: bool) -> Option<(DefId, std::sy
         if !fits || found.is_some() {
             return None;
         }
-        found = Some((DefId(k as u32), d.generics.clone()?));
+        found = Some((id, d.generics.clone()?));
     }
     let lib = msl_stdlib::Stdlib::get();
     if !lib.lookup(name).is_empty() || msl_syntax::is_library_name(name) {
@@ -198,7 +202,10 @@ fn unmatched_calls(cx: &mut RuleCx) {
         if types.iter().any(|t| t.is_uncertain() || !number(t)) {
             continue;
         }
-        let candidates: Vec<&crate::defs::DefData> = cx.defs.defs.iter().filter(|d| &*d.name == name).collect();
+        let mut ids: Vec<DefId> = cx.defs.named(name).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        let candidates: Vec<&crate::defs::DefData> = ids.into_iter().map(|d| cx.defs.def(d)).collect();
         if candidates.is_empty() {
             continue;
         }
@@ -248,7 +255,8 @@ fn unmatched_calls(cx: &mut RuleCx) {
                 templates += 1;
             }
         }
-        if !sure || !arity_fits {
+        // calls of functions that are no templates are the argument checks' (E1710)
+        if !sure || !arity_fits || templates != candidates.len() {
             continue;
         }
         let listed: Vec<String> = types.iter().map(|t| format!("`{}`", t.non_reference())).collect();

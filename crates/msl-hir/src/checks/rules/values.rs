@@ -96,7 +96,7 @@ fn plain_class(cx: &RuleCx, t: &Ty, op: &str) -> bool {
         return false;
     }
     let members_have_operators = cx.defs.scope(*inner).names.keys().any(|n| n.starts_with("operator"));
-    let free_operator = cx.defs.defs.iter().any(|d| &*d.name == op && matches!(d.kind, DefKind::Function(_)));
+    let free_operator = cx.defs.named(op).any(|d| matches!(cx.defs.def(d).kind, DefKind::Function(_)));
     !members_have_operators && !free_operator
 }
 
@@ -214,7 +214,7 @@ pub(super) fn as_type_sizes(cx: &mut RuleCx) {
         let is_as_type = p.segments.last().is_some_and(|s| &*s.name == "as_type" && s.args.is_some())
             && matches!(cx.infer.resolutions.get(callee), Some(Resolution::Library(_)) | None);
         let id = ExprId(i as u32);
-        if !is_as_type || !cx.decided(id) || cx.defs.defs.iter().any(|d| &*d.name == "as_type") {
+        if !is_as_type || !cx.decided(id) || cx.defs.named("as_type").next().is_some() {
             continue;
         }
         let (Some(to), Some(from)) = (sure(cx, id), sure(cx, *arg)) else { continue };
