@@ -248,9 +248,12 @@ impl Generics {
 
 impl Defs {
     /// The definitions named `name` in any scope (those declared under their name; a
-    /// lookup per scope, not a scan of every definition).
-    pub fn named<'a>(&'a self, name: &'a str) -> impl Iterator<Item = DefId> + 'a {
-        self.scopes.iter().filter_map(move |s| s.names.get(name)).flatten().copied()
+    /// lookup per scope, not a scan of every definition), each once, in order.
+    pub fn named(&self, name: &str) -> Vec<DefId> {
+        let mut ids: Vec<DefId> = self.scopes.iter().filter_map(|s| s.names.get(name)).flatten().copied().collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids
     }
 
     /// Whether a member is `private` or `protected`.

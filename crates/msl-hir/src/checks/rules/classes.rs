@@ -13,7 +13,7 @@ use super::{Rule, RuleCx};
 use crate::body::{Expr, ExprId, LocalKind};
 use crate::defs::DefKind;
 use crate::infer::Resolution;
-use crate::ty::{AddressSpace, DefId};
+use crate::ty::DefId;
 
 pub(super) fn check(cx: &mut RuleCx) {
     if cx.infer.in_template {
@@ -97,7 +97,7 @@ pub(super) fn check(cx: &mut RuleCx) {
             && f.ret.is_some()
         {
             let overloads = methods(cx, class, name);
-            if !*arrow && const_object(cx, *base) && !f.is_const && overloads.iter().all(|m| !m.0) {
+            if !*arrow && const_object(cx, *base) && !f.is_const && overloads.iter().all(|c| !c) {
                 reports.push((
                     Rule::ObjectQualifiers,
                     id,
@@ -113,19 +113,12 @@ pub(super) fn check(cx: &mut RuleCx) {
     }
 }
 
-/// The range of a member's name: the end of the expression.
+/// The range of the member's name the expression `id` ends with.
 fn name_range(cx: &RuleCx, id: ExprId) -> msl_syntax::TextRange {
-    let range = cx.range(id);
-    let name = match cx.body.exprs.get(id.0 as usize) {
-        Some(Expr::Member { name, .. }) => name.clone(),
-        Some(Expr::Path(p)) => p.segments.last().map(|s| s.name.clone()).unwrap_or_default(),
-        _ => return range,
-    };
-    let len = msl_syntax::TextSize::of(&*name);
-    if !name.is_empty() && range.len() >= len {
-        msl_syntax::TextRange::new(range.end() - len, range.end())
-    } else {
-        range
+    match cx.body.exprs.get(id.0 as usize) {
+        Some(Expr::Member { name, .. }) => cx.name_range(id, name),
+        Some(Expr::Path(p)) => cx.name_range(id, p.segments.last().map_or("", |s| &*s.name)),
+        _ => cx.range(id),
     }
 }
 
@@ -136,14 +129,14 @@ fn inside(cx: &RuleCx, def: DefId, class: DefId) -> bool {
 }
 
 /// The member functions named `name` of `class`: whether each can be called on a `const`
-/// object, and its object's address space.
-fn methods(cx: &RuleCx, class: DefId, name: &str) -> Vec<(bool, Option<AddressSpace>)> {
+/// object.
+fn methods(cx: &RuleCx, class: DefId, name: &str) -> Vec<bool> {
     let Some(inner) = cx.defs.inner_scope(class) else { return Vec::new() };
     cx.defs
         .lookup_in(inner, name)
         .into_iter()
         .filter_map(|d| match &cx.defs.def(d).kind {
-            DefKind::Function(f) => Some((f.is_const || f.is_static, f.object_space)),
+            DefKind::Function(f) => Some(f.is_const || f.is_static),
             _ => None,
         })
         .collect()

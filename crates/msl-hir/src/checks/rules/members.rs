@@ -49,13 +49,7 @@ pub(super) fn check(cx: &mut RuleCx) {
         if !cx.defs.lookup_in(*inner, name).is_empty() || name.starts_with("operator") || name.starts_with('~') {
             continue;
         }
-        let range = cx.range(id);
-        // the name's range: the last identifier of the member expression
-        let at = if range.len() >= msl_syntax::TextSize::of(&**name) {
-            msl_syntax::TextRange::new(range.end() - msl_syntax::TextSize::of(&**name), range.end())
-        } else {
-            range
-        };
+        let at = cx.name_range(id, name);
         let mut members: Vec<String> =
             cx.defs.scope(*inner).names.keys().map(|k| k.to_string()).filter(|k| !k.is_empty()).collect();
         members.sort();

@@ -178,6 +178,14 @@ impl<'a> RuleCx<'a> {
         self.map.expr_ranges[e.0 as usize]
     }
 
+    /// The range of `name` where it ends the expression `e` (a member's name in `s.m`, the
+    /// last segment of a path); the whole expression when it is shorter.
+    pub(crate) fn name_range(&self, e: ExprId, name: &str) -> TextRange {
+        let range = self.range(e);
+        let len = msl_syntax::TextSize::of(name);
+        if !name.is_empty() && range.len() >= len { TextRange::new(range.end() - len, range.end()) } else { range }
+    }
+
     /// Whether the model is sure of what an expression is: inferred, not discarded, not
     /// in a branch of an undecided `if constexpr`.
     pub(crate) fn decided(&self, e: ExprId) -> bool {

@@ -90,9 +90,7 @@ fn declared_elsewhere(cx: &mut RuleCx, at: TextRange, name: &str) {
     if cx.body.locals.iter().any(|l| &*l.name == name) {
         return;
     }
-    let mut named: Vec<crate::ty::DefId> = cx.defs.named(name).collect();
-    named.sort_unstable();
-    named.dedup();
+    let named = cx.defs.named(name);
     let owner = cx.def.and_then(|d| cx.defs.owner_class(d));
     if named.is_empty() {
         // nothing outside function bodies defines it: the unit knows it as a parameter of

@@ -50,10 +50,7 @@ fn only_template(cx: &RuleCx, name: &str, class: bool) -> Option<(DefId, std::sy
         return None;
     }
     let mut found = None;
-    let mut seen: Vec<DefId> = cx.defs.named(name).collect();
-    seen.sort_unstable();
-    seen.dedup();
-    for id in seen {
+    for id in cx.defs.named(name) {
         let d = cx.defs.def(id);
         let fits = match &d.kind {
             DefKind::Class { pattern: None, .. } => class,
@@ -202,10 +199,7 @@ fn unmatched_calls(cx: &mut RuleCx) {
         if types.iter().any(|t| t.is_uncertain() || !number(t)) {
             continue;
         }
-        let mut ids: Vec<DefId> = cx.defs.named(name).collect();
-        ids.sort_unstable();
-        ids.dedup();
-        let candidates: Vec<&crate::defs::DefData> = ids.into_iter().map(|d| cx.defs.def(d)).collect();
+        let candidates: Vec<&crate::defs::DefData> = cx.defs.named(name).into_iter().map(|d| cx.defs.def(d)).collect();
         if candidates.is_empty() {
             continue;
         }

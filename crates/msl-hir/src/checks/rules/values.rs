@@ -57,9 +57,7 @@ pub(super) fn check(cx: &mut RuleCx) {
                         .hint("compare the value the pointer points to (`*p`)");
                 }
             }
-            Expr::Call { callee, args } => {
-                calls(cx, id, *callee, args);
-            }
+            Expr::Call { callee, .. } => calls(cx, id, *callee),
             _ => {}
         }
     }
@@ -96,7 +94,7 @@ fn plain_class(cx: &RuleCx, t: &Ty, op: &str) -> bool {
         return false;
     }
     let members_have_operators = cx.defs.scope(*inner).names.keys().any(|n| n.starts_with("operator"));
-    let free_operator = cx.defs.named(op).any(|d| matches!(cx.defs.def(d).kind, DefKind::Function(_)));
+    let free_operator = cx.defs.named(op).into_iter().any(|d| matches!(cx.defs.def(d).kind, DefKind::Function(_)));
     !members_have_operators && !free_operator
 }
 
@@ -129,7 +127,7 @@ fn index_operands(cx: &mut RuleCx, id: ExprId, base: ExprId, index: ExprId) {
 
 /// A call of something that is no function: a local or a parameter of a number, pointer
 /// or plain-class type.
-fn calls(cx: &mut RuleCx, id: ExprId, callee: ExprId, _args: &[ExprId]) {
+fn calls(cx: &mut RuleCx, id: ExprId, callee: ExprId) {
     let Some(Expr::Local(l)) = cx.body.exprs.get(callee.0 as usize) else { return };
     let Some(t) = sure(cx, callee) else { return };
     let callable = match t.strip().kind() {
@@ -214,7 +212,7 @@ pub(super) fn as_type_sizes(cx: &mut RuleCx) {
         let is_as_type = p.segments.last().is_some_and(|s| &*s.name == "as_type" && s.args.is_some())
             && matches!(cx.infer.resolutions.get(callee), Some(Resolution::Library(_)) | None);
         let id = ExprId(i as u32);
-        if !is_as_type || !cx.decided(id) || cx.defs.named("as_type").next().is_some() {
+        if !is_as_type || !cx.decided(id) || !cx.defs.named("as_type").is_empty() {
             continue;
         }
         let (Some(to), Some(from)) = (sure(cx, id), sure(cx, *arg)) else { continue };
