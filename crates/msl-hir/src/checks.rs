@@ -23,6 +23,7 @@ mod ty;
 pub use consts::{
     check_runaway, check_static_asserts, function_static_asserts, functions_reaching_asserts, may_run_away,
 };
+pub(crate) use rules::check_program;
 
 use infer::{Fit, Selection, TypedLocals, Visibility, visibility_of};
 use ty::{Space, Ty, matrix_product};
@@ -167,6 +168,14 @@ struct Checker<'a> {
     out: Vec<HirDiagnostic>,
 }
 
+/// The address space a pointer or reference parameter names (on its type or on its
+/// pointer), as written.
+fn indirect_space(p: &ast::Param) -> Option<String> {
+    let spec = p.decl_specifiers()?.address_space();
+    let op = p.declarator().and_then(|d| d.ptr_operators().find_map(|op| op.address_space()));
+    spec.or(op).map(|t| t.text().to_string())
+}
+
 /// A parameter's type, as far as the checks need it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum ParamType {
@@ -231,6 +240,9 @@ impl Checker<'_> {
         // where the function is defined
         if matches!(stage, Some(Stage::Kernel | Stage::Vertex | Stage::Fragment)) && f.body().is_some() {
             self.entry_point(f, stage.unwrap_or(Stage::Kernel));
+        }
+        if f.body().is_some() {
+            self.early_fragment_tests(f, stage);
         }
         self.walk_body(f.syntax());
     }
@@ -1472,6 +1484,25 @@ impl Checker<'_> {
                         }));
                     }
                 }
+                ParamType::Indirect { has_address_space: true }
+                    if indirect_space(&param).as_deref() == Some("thread") =>
+                {
+                    let at = param
+                        .syntax()
+                        .descendants_with_tokens()
+                        .filter_map(|e| e.into_token())
+                        .find(|t| t.kind() == SyntaxKind::THREAD_KW)
+                        .map_or_else(|| param.syntax().text_range(), |t| t.text_range());
+                    self.report_range(
+                        at,
+                        "E1110",
+                        format!("`{pname}` points into the `thread` address space, which a {stage_name} function cannot receive"),
+                        Some(match stage {
+                            Stage::Kernel => "use `device` or `constant` for a buffer (or `threadgroup` for threadgroup memory)".into(),
+                            _ => "use `device` or `constant` for a buffer".into(),
+                        }),
+                    );
+                }
                 ParamType::Numeric(t) if attrs.is_empty() => {
                     self.report(
                         param.syntax(),
@@ -1546,6 +1577,49 @@ impl Checker<'_> {
                     }
                 }
             }
+        }
+    }
+
+    /// E1111: `[[early_fragment_tests]]` on a function that is not a fragment function;
+    /// E1112: a `[[post_depth_coverage]]` input of a fragment function without it (MSL 4.1
+    /// sections 5.1.2 and 5.2.3.4).
+    fn early_fragment_tests(&mut self, f: &ast::Function, stage: Option<Stage>) {
+        let early = f
+            .attribute_lists()
+            .flat_map(|l| l.attributes().collect::<Vec<_>>())
+            .find(|a| a.name().as_deref() == Some("early_fragment_tests"));
+        match (&early, stage) {
+            (Some(_), Some(Stage::Fragment)) => {}
+            (Some(a), _) => {
+                let what = match stage {
+                    Some(Stage::Kernel) => "a kernel function",
+                    Some(Stage::Vertex) => "a vertex function",
+                    Some(_) => "this kind of function",
+                    None => "a function that is no entry point",
+                };
+                self.report(
+                    a.syntax(),
+                    "E1111",
+                    format!("`[[early_fragment_tests]]` applies only to fragment functions, not to {what}"),
+                    Some("remove the attribute: depth and stencil tests run only for fragments".into()),
+                );
+            }
+            (None, Some(Stage::Fragment)) => {
+                let Some(params) = f.param_list() else { return };
+                for a in
+                    params.params().flat_map(|p| p.attribute_lists()).flat_map(|l| l.attributes().collect::<Vec<_>>())
+                {
+                    if a.name().as_deref() == Some("post_depth_coverage") {
+                        self.report(
+                            a.syntax(),
+                            "E1112",
+                            "`[[post_depth_coverage]]` needs the fragment function to be declared `[[early_fragment_tests]]`".into(),
+                            Some("add `[[early_fragment_tests]]` before `fragment`".into()),
+                        );
+                    }
+                }
+            }
+            (None, _) => {}
         }
     }
 
@@ -1747,6 +1821,7 @@ impl Checker<'_> {
     fn program_scope_variable(&mut self, node: &SyntaxNode) {
         let Some(v) = ast::VarDecl::cast(node.clone()) else { return };
         let Some(spec) = v.decl_specifiers() else { return };
+        self.function_constant_type(&v, &spec);
         // (a declaration the parser could not read whole has its syntax error)
         if node.descendants().any(|n| matches!(n.kind(), SyntaxKind::ATTRIBUTE_LIST | SyntaxKind::ERROR))
             || v.declarators().any(|d| d.initializer().is_some_and(|i| i.expr().is_none()))
@@ -1795,6 +1870,54 @@ impl Checker<'_> {
                     "E1605",
                     format!("`constant` variable `{name}` has no initializer"),
                     Some("give it its value where it is declared: nothing can write it later".into()),
+                );
+            }
+        }
+    }
+
+    /// E1607: a function constant of an array type or of a class of the unit (MSL 4.1
+    /// section 5.8.1: only scalars and vectors).
+    fn function_constant_type(&mut self, v: &ast::VarDecl, spec: &ast::DeclSpecifiers) {
+        for d in v.declarators() {
+            let Some(decl) = d.declarator() else { continue };
+            let is_constant = v
+                .syntax()
+                .descendants()
+                .filter_map(ast::Attribute::cast)
+                .any(|a| a.name().as_deref() == Some("function_constant"));
+            if !is_constant {
+                return;
+            }
+            let name = d.name().map(|n| n.text()).unwrap_or_default();
+            let at = d.name().map_or_else(|| d.syntax().text_range(), |n| n.syntax().text_range());
+            if decl.array_suffixes().next().is_some() {
+                self.report_range(
+                    at,
+                    "E1607",
+                    format!("function constant `{name}` is an array; function constants are scalars or vectors"),
+                    Some("declare one function constant per element".into()),
+                );
+                continue;
+            }
+            if decl.ptr_operators().next().is_some() {
+                continue;
+            }
+            let Some(ast::TypeSpec::Path(p)) = spec.type_spec() else { continue };
+            if p.template_args().is_some() {
+                continue;
+            }
+            let text = p.text();
+            let written = strip_metal(&text);
+            // a class of the unit (not an alias, which may name a scalar or vector)
+            if self.tree.types.contains(written)
+                && !self.tree.typedefs.contains_key(written)
+                && !self.tree.enums.contains(written)
+            {
+                self.report_range(
+                    at,
+                    "E1607",
+                    format!("function constant `{name}` has the class type `{written}`; function constants are scalars or vectors"),
+                    Some("declare a function constant for each member that must be set".into()),
                 );
             }
         }

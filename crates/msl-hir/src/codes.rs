@@ -110,6 +110,51 @@ pub static CODES: &[CodeInfo] = &[
         good: "kernel void k(constant uint &n [[buffer(0)]]) {}",
     },
     CodeInfo {
+        code: "E1110",
+        name: "entry-argument-thread-space",
+        severity: Severity::Error,
+        summary: "A pointer or reference argument of an entry point in the `thread` address space",
+        explanation: "An entry point receives memory the host or the pipeline provides: buffers in `device` or `constant` memory, \
+                      and in kernels `threadgroup` memory. Memory of the `thread` address space belongs to one \
+                      invocation and cannot be bound, so a `thread` pointer or reference argument is rejected \
+                      (MSL 4.1 sections 4.3 and 5.2.1).",
+        bad: "kernel void k(thread const float *w [[buffer(0)]]) {}",
+        good: "kernel void k(constant float *w [[buffer(0)]]) {}",
+    },
+    CodeInfo {
+        code: "E1111",
+        name: "early-tests-not-fragment",
+        severity: Severity::Error,
+        summary: "`[[early_fragment_tests]]` on a function that is not a fragment function",
+        explanation: "The attribute asks for the depth and stencil tests to run before a fragment function; it means nothing \
+                      for kernels, vertex functions or helpers, and the compiler rejects it there (MSL 4.1 \
+                      section 5.1.2).",
+        bad: "[[early_fragment_tests]] kernel void k() {}",
+        good: "[[early_fragment_tests]] fragment float4 f() { return 0; }",
+    },
+    CodeInfo {
+        code: "E1112",
+        name: "post-depth-coverage-without-early-tests",
+        severity: Severity::Error,
+        summary: "A `[[post_depth_coverage]]` input of a fragment function without `[[early_fragment_tests]]`",
+        explanation: "The coverage after the depth and stencil tests exists only when those tests run before the fragment \
+                      function, so an input marked `post_depth_coverage` requires the function to carry \
+                      `[[early_fragment_tests]]` (MSL 4.1 section 5.2.3.4).",
+        bad: "fragment float4 f(uint m [[sample_mask, post_depth_coverage]]) { return 0; }",
+        good: "[[early_fragment_tests]] fragment float4 f(uint m [[sample_mask, post_depth_coverage]]) { return 0; }",
+    },
+    CodeInfo {
+        code: "E1113",
+        name: "overloaded-entry-point",
+        severity: Severity::Error,
+        summary: "Two entry points of one name",
+        explanation: "The host finds an entry point by its name, so kernel, vertex and fragment functions cannot be \
+                      overloaded: two of them with one name and different parameters are rejected (MSL 4.1 \
+                      section 5.1).",
+        bad: "kernel void blur(device float *a [[buffer(0)]]) {}\nkernel void blur(device half *a [[buffer(0)]]) {}",
+        good: "kernel void blur_f(device float *a [[buffer(0)]]) {}\nkernel void blur_h(device half *a [[buffer(0)]]) {}",
+    },
+    CodeInfo {
         code: "E1201",
         name: "goto-not-supported",
         severity: Severity::Error,
@@ -279,6 +324,41 @@ pub static CODES: &[CodeInfo] = &[
                       inner block does hide the outer one, and is not reported.",
         bad: "float fade(float t) {\n    float t = t * t;\n    return t;\n}",
         good: "float fade(float t) {\n    float t2 = t * t;\n    return t2;\n}",
+    },
+    CodeInfo {
+        code: "E1407",
+        name: "redefinition",
+        severity: Severity::Error,
+        summary: "A function, class, variable, enumerator or member defined twice in one scope",
+        explanation: "A function may be declared many times but given one body per parameter list, and a member function \
+                      is declared once in its class (C++17 [basic.def.odr], [class.mem]). A class, a variable \
+                      of a namespace, an enumerator or a data member is defined once in its scope; the \
+                      enumerators of an unscoped enum belong to the enclosing scope, so two such enums cannot \
+                      share one. Templates and `extern` declarations are not judged.",
+        bad: "constant float kGamma = 2.2f;\nconstant float kGamma = 2.4f;",
+        good: "constant float kGamma = 2.2f;\nconstant float kGammaOut = 2.4f;",
+    },
+    CodeInfo {
+        code: "E1408",
+        name: "overload-by-return-type",
+        severity: Severity::Error,
+        summary: "Two functions of one scope that differ only in their return type",
+        explanation: "Overloads are told apart by their parameters, never by what they return (C++17 [over.load]): two \
+                      declarations with the same parameters and different return types conflict.",
+        bad: "float luma(float3 c);\nhalf luma(float3 c);",
+        good: "float luma(float3 c);\nhalf luma_h(float3 c);",
+    },
+    CodeInfo {
+        code: "E1409",
+        name: "definition-without-declaration",
+        severity: Severity::Error,
+        summary: "A member function defined outside its class that the class does not declare",
+        explanation: "A member function defined outside its class (`float S::f(float x) const { ... }`) must match one the \
+                      class declares, with the same number of parameters and the same `const` (C++17 \
+                      [class.mfct]). A definition that matches none, or names a member the class does not \
+                      have, is rejected. Members of class templates and of classes with bases are not judged.",
+        bad: "struct S { float f(float x) const; };\nfloat S::f(float x) { return x; }",
+        good: "struct S { float f(float x) const; };\nfloat S::f(float x) const { return x; }",
     },
     CodeInfo {
         code: "E1402",
@@ -554,6 +634,27 @@ pub static CODES: &[CodeInfo] = &[
                       `constant` for a fixed value, or a buffer for state that changes.",
         bad: "kernel void k(device float *o [[buffer(0)]]) { static float scale = 2.0f; o[0] = scale; }",
         good: "constant float scale = 2.0f;\nkernel void k(device float *o [[buffer(0)]]) { o[0] = scale; }",
+    },
+    CodeInfo {
+        code: "E1607",
+        name: "function-constant-type",
+        severity: Severity::Error,
+        summary: "A function constant of an array or class type",
+        explanation: "Function constants are set when a pipeline is made, one scalar or vector at a time; an array or a \
+                      structure cannot be one (MSL 4.1 section 5.8.1). Declare one function constant per value.",
+        bad: "struct S { float a, b; };\nconstant S k [[function_constant(0)]];",
+        good: "constant float ka [[function_constant(0)]];\nconstant float kb [[function_constant(1)]];",
+    },
+    CodeInfo {
+        code: "E1608",
+        name: "local-texture-access",
+        severity: Severity::Error,
+        summary: "A texture variable declared in a function with write access",
+        explanation: "A texture declared inside a function is a copy of a handle the function received, and it may only be \
+                      read or sampled: `access::read` or `access::sample` (MSL 4.1 section 2.9). Write through \
+                      the argument itself.",
+        bad: "texture2d<float, access::write> t = out;",
+        good: "texture2d<float, access::read> t = in;",
     },
     CodeInfo {
         code: "E1801",

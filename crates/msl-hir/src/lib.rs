@@ -69,7 +69,7 @@ pub fn unit_diagnostics(db: &dyn Db, unit: Unit, syntax_only: bool) -> Vec<UnitD
     if syntax_only {
         return out;
     }
-    for d in check_declarations(db, unit).iter() {
+    for d in check_declarations(db, unit).iter().chain(checks::check_program(db, unit).iter()) {
         let (file, range) = parse.map_range(d.range);
         let fixes = d.fixes.iter().filter_map(|f| map_fix(parse, f, 0.into())).collect();
         out.push(UnitDiagnostic {

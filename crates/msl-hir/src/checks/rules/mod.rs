@@ -9,13 +9,17 @@
 mod classes;
 mod library;
 mod members;
+mod metal;
 mod operators;
+mod program;
 mod returns;
 mod scopes;
 mod templates;
 mod types;
 mod values;
 mod writes;
+
+pub(crate) use program::check_program;
 
 use msl_syntax::{Severity, TextRange};
 
@@ -69,6 +73,8 @@ pub(crate) enum Rule {
     UnknownType,
     /// A library call whose arguments no form of the function takes.
     LibraryArguments,
+    /// A texture variable of a function that may be written.
+    LocalTextureAccess,
 }
 
 impl Rule {
@@ -93,6 +99,7 @@ impl Rule {
             Rule::NoSuchMember => "E1714",
             Rule::UnknownType => "E1405",
             Rule::LibraryArguments => "E1708",
+            Rule::LocalTextureAccess => "E1608",
         }
     }
 
@@ -116,7 +123,8 @@ impl Rule {
             | Rule::OperandTypes
             | Rule::NoSuchMember
             | Rule::UnknownType
-            | Rule::LibraryArguments => Severity::Error,
+            | Rule::LibraryArguments
+            | Rule::LocalTextureAccess => Severity::Error,
         }
     }
 }
@@ -231,6 +239,7 @@ pub(crate) fn check(db: &dyn Db, function: FunctionId<'_>, names_checkable: bool
     classes::check(&mut cx);
     templates::check(&mut cx);
     library::check(&mut cx);
+    metal::check(&mut cx);
     types::check(&mut cx, syntax.as_ref());
     cx.out
 }

@@ -1,0 +1,385 @@
+//! Rules on the unit's declarations as a whole (its definitions, not one function's body):
+//! - E1407, a name defined twice in one scope: a function body given twice for one
+//!   signature ([basic.def.odr]), a member function declared twice in its class
+//!   ([class.mem]/5), a class defined twice, a namespace variable defined twice, two
+//!   enumerators (or an enumerator and a variable) of one name in one scope, two data
+//!   members of one name ([basic.scope.declarative]);
+//! - E1408, two functions of one scope whose parameters are the same but whose return
+//!   types differ ([over.load]/2);
+//! - E1409, a member function defined outside its class that the class does not declare
+//!   ([class.mfct]/4: the definition must match a declaration, `const` included);
+//! - E1113, an entry point overloaded (MSL 4.1 section 5.1: kernel, vertex and fragment
+//!   functions cannot be).
+//!
+//! Templates are left alone (two templates of one name are overloads when their
+//! parameter lists differ in ways the definitions do not show), and so is anything whose
+//! declaration the parser could not read whole.
+
+use std::sync::Arc;
+
+use msl_syntax::ast::AstNode;
+use msl_syntax::{SyntaxKind, SyntaxNode, TextRange};
+use rustc_hash::FxHashMap;
+
+use super::super::HirDiagnostic;
+use crate::db::Db;
+use crate::defs::{DefKind, DefSourceMap, Defs, FunctionData, ScopeId, ScopeKind};
+use crate::ty::DefId;
+
+#[salsa::tracked(returns(ref))]
+pub fn check_program(db: &dyn Db, unit: crate::Unit) -> Arc<Vec<HirDiagnostic>> {
+    let parse = crate::db::parse_unit(db, unit);
+    let (defs, sources) = crate::db::unit_defs_with_source(db, unit);
+    let root = parse.syntax();
+    let mut cx = Program { defs, sources, root: &root, out: Vec::new() };
+    cx.functions();
+    cx.scopes();
+    cx.out.sort_by_key(|d| (d.range.start(), d.code));
+    cx.out.dedup_by(|a, b| a.range == b.range && a.code == b.code);
+    Arc::new(cx.out)
+}
+
+struct Program<'a> {
+    defs: &'a Defs,
+    sources: &'a DefSourceMap,
+    root: &'a SyntaxNode,
+    out: Vec<HirDiagnostic>,
+}
+
+impl Program<'_> {
+    fn name_range(&self, id: DefId) -> Option<TextRange> {
+        self.sources.get(id).map(|s| s.name).filter(|r| !r.is_empty())
+    }
+
+    /// The declaration's syntax (the node whose range the source map records).
+    fn node(&self, id: DefId) -> Option<SyntaxNode> {
+        let full = self.sources.get(id)?.full;
+        let mut node = match self.root.covering_element(full) {
+            rowan::NodeOrToken::Node(n) => n,
+            rowan::NodeOrToken::Token(t) => t.parent()?,
+        };
+        while node.text_range() == full {
+            match node.parent() {
+                Some(p) if p.text_range() == full => node = p,
+                _ => break,
+            }
+        }
+        Some(node)
+    }
+
+    /// Whether the declaration was read whole (no syntax error inside it).
+    fn sound(&self, id: DefId) -> bool {
+        self.node(id).is_some_and(|n| !n.descendants().any(|d| d.kind() == SyntaxKind::ERROR))
+    }
+
+    fn report(&mut self, code: &'static str, at: TextRange, message: String, hint: &str, first: Option<TextRange>) {
+        let related = first.map(|r| (r, "the first declaration".to_string())).into_iter().collect();
+        self.out.push(HirDiagnostic {
+            range: at,
+            severity: msl_syntax::Severity::Error,
+            code,
+            message,
+            hint: Some(hint.to_string()),
+            fixes: Vec::new(),
+            related,
+        });
+    }
+
+    /// The functions of each scope by name: those declared under their name and those
+    /// defined outside their class. Friends (declared in a class for its namespace) are not
+    /// among them.
+    fn functions(&mut self) {
+        let mut groups: FxHashMap<(ScopeId, &str), Vec<DefId>> = FxHashMap::default();
+        for (i, d) in self.defs.defs.iter().enumerate() {
+            let id = DefId(i as u32);
+            let DefKind::Function(f) = &d.kind else { continue };
+            if d.name.is_empty() || d.generics.is_some() {
+                continue;
+            }
+            let declared = self.defs.scope(d.scope).names.get(&*d.name).is_some_and(|v| v.contains(&id));
+            if declared || (f.qualified && self.defs.scope(d.scope).kind == ScopeKind::Class) {
+                groups.entry((d.scope, &d.name)).or_default().push(id);
+            }
+        }
+        let mut groups: Vec<((ScopeId, &str), Vec<DefId>)> = groups.into_iter().collect();
+        groups.sort_unstable_by_key(|(k, _)| *k);
+        for ((scope, name), mut ids) in groups {
+            ids.sort_by_key(|&id| self.sources.get(id).map(|s| s.name.start()));
+            let in_class = self.defs.scope(scope).kind == ScopeKind::Class;
+            if in_class {
+                self.out_of_line(scope, name, &ids);
+            }
+            if ids.len() < 2 {
+                continue;
+            }
+            self.entry_overloads(name, &ids);
+            for (k, &later) in ids.iter().enumerate().skip(1) {
+                let DefKind::Function(b) = &self.defs.def(later).kind else { continue };
+                for &earlier in &ids[..k] {
+                    let DefKind::Function(a) = &self.defs.def(earlier).kind else { continue };
+                    if !same_parameters(a, b) || !self.sound(earlier) || !self.sound(later) {
+                        continue;
+                    }
+                    if self.ref_qualified(earlier) || self.ref_qualified(later) {
+                        continue;
+                    }
+                    let (Some(at), first) = (self.name_range(later), self.name_range(earlier)) else { continue };
+                    if let Some(returns) = self.different_returns(earlier, later, a, b) {
+                        self.report(
+                            "E1408",
+                            at,
+                            format!("`{name}` differs from an earlier declaration only in its return type ({returns})"),
+                            "functions of one name must differ in their parameters; rename one of them",
+                            first,
+                        );
+                        break;
+                    }
+                    let both_defined = a.has_body && b.has_body;
+                    // in its class, a member function is declared once ([class.mem]/5)
+                    let twice_in_class = in_class && !a.qualified && !b.qualified;
+                    if both_defined {
+                        self.report(
+                            "E1407",
+                            at,
+                            format!("`{name}` is already defined with these parameters"),
+                            "remove one definition, or give them different parameters or names",
+                            first,
+                        );
+                        break;
+                    }
+                    if twice_in_class {
+                        self.report(
+                            "E1407",
+                            at,
+                            format!(
+                                "the member function `{name}` is already declared in its class with these parameters"
+                            ),
+                            "remove the second declaration",
+                            first,
+                        );
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    /// `f() &` and `f() &&` are overloads of one another.
+    fn ref_qualified(&self, id: DefId) -> bool {
+        let Some(node) = self.node(id) else { return true };
+        let Some(f) = msl_syntax::ast::Function::cast(node) else { return true };
+        f.declarator()
+            .is_some_and(|d| d.function_qualifiers().any(|t| matches!(t.kind(), SyntaxKind::AMP | SyntaxKind::AMP2)))
+    }
+
+    /// The two return types when they certainly differ.
+    fn different_returns(&self, a_id: DefId, b_id: DefId, a: &FunctionData, b: &FunctionData) -> Option<String> {
+        let (Some(ra), Some(rb)) = (&a.ret, &b.ret) else { return None };
+        if ra == rb {
+            return None;
+        }
+        let lower = |id: DefId, r: &crate::ty::TypeRef| {
+            let d = self.defs.def(id);
+            // an out-of-line definition's return type is named from the class's namespace
+            let scope = if matches!(&d.kind, DefKind::Function(f) if f.qualified) {
+                self.defs.namespace_of(d.scope)
+            } else {
+                d.scope
+            };
+            let resolver = crate::infer::Resolver::new(self.defs, scope, None);
+            r.lower(&resolver)
+        };
+        let (la, lb) = (lower(a_id, ra), lower(b_id, rb));
+        if la.ty.is_uncertain() || lb.ty.is_uncertain() || (la.ty == lb.ty && la.cv == lb.cv) {
+            return None;
+        }
+        Some(format!("`{}` and `{}`", la.ty, lb.ty))
+    }
+
+    /// E1113: entry points of one name with different parameters.
+    fn entry_overloads(&mut self, name: &str, ids: &[DefId]) {
+        let entries: Vec<DefId> = ids
+            .iter()
+            .copied()
+            .filter(|&id| matches!(&self.defs.def(id).kind, DefKind::Function(f) if f.stage.is_some() && f.has_body))
+            .collect();
+        for (k, &later) in entries.iter().enumerate().skip(1) {
+            let DefKind::Function(b) = &self.defs.def(later).kind else { continue };
+            let differs = entries[..k]
+                .iter()
+                .any(|&e| matches!(&self.defs.def(e).kind, DefKind::Function(a) if !same_parameters(a, b)));
+            if differs && self.sound(later) {
+                let (Some(at), first) = (self.name_range(later), self.name_range(entries[0])) else { continue };
+                let kind = match b.stage {
+                    Some(msl_syntax::ast::Stage::Kernel) => "kernel",
+                    Some(msl_syntax::ast::Stage::Vertex) => "vertex",
+                    Some(msl_syntax::ast::Stage::Fragment) => "fragment",
+                    _ => "entry-point",
+                };
+                self.report(
+                    "E1113",
+                    at,
+                    format!(
+                        "the {kind} function `{name}` overloads another entry point; entry points cannot be overloaded"
+                    ),
+                    "give each entry point its own name",
+                    first,
+                );
+            }
+        }
+    }
+
+    /// E1409: members defined outside their class that the class does not declare.
+    fn out_of_line(&mut self, class_scope: ScopeId, name: &str, ids: &[DefId]) {
+        let Some(class) = self.defs.scope(class_scope).owner else { return };
+        let DefKind::Class { bases, .. } = &self.defs.def(class).kind else { return };
+        if !bases.is_empty() || self.defs.def(class).generics.is_some() || name.starts_with("operator") {
+            return;
+        }
+        // any declaration of the name in the class (templates too) may be the one defined
+        let declared: Vec<DefId> = self.defs.scope(class_scope).names.get(name).cloned().unwrap_or_default();
+        let class_name = self.defs.qualified_name(class);
+        for &id in ids {
+            let DefKind::Function(f) = &self.defs.def(id).kind else { continue };
+            if !f.qualified || !f.has_body || !self.sound(id) {
+                continue;
+            }
+            let Some(at) = self.name_range(id) else { continue };
+            let functions: Vec<&FunctionData> = declared
+                .iter()
+                .filter_map(|&d| match &self.defs.def(d).kind {
+                    DefKind::Function(g) => Some(&**g),
+                    _ => None,
+                })
+                .collect();
+            if declared.is_empty() {
+                self.report(
+                    "E1409",
+                    at,
+                    format!("`{class_name}` declares no member `{name}`"),
+                    "declare the member function in the class first",
+                    None,
+                );
+            } else if !functions.is_empty()
+                && declared.len() == functions.len()
+                && !functions
+                    .iter()
+                    .any(|g| g.params.len() == f.params.len() && g.variadic == f.variadic && g.is_const == f.is_const)
+            {
+                let same_count = functions.iter().any(|g| g.params.len() == f.params.len() && g.variadic == f.variadic);
+                let hint = if same_count && f.is_const {
+                    "the class declares it without `const`: make the two agree"
+                } else if same_count {
+                    "the class declares it `const`: add `const` after the parameters here"
+                } else {
+                    "make the parameters agree with the declaration in the class"
+                };
+                self.report(
+                    "E1409",
+                    at,
+                    format!("this definition of `{class_name}::{name}` matches no declaration in `{class_name}`"),
+                    hint,
+                    None,
+                );
+            }
+        }
+    }
+
+    /// Classes, variables, enumerators and data members declared twice in a scope.
+    fn scopes(&mut self) {
+        for (s, scope) in self.defs.scopes.iter().enumerate() {
+            let scope_id = ScopeId(s as u32);
+            let mut names: Vec<(&Arc<str>, &Vec<DefId>)> = scope.names.iter().filter(|(_, v)| v.len() > 1).collect();
+            names.sort_unstable_by(|a, b| a.0.cmp(b.0));
+            for (name, ids) in names {
+                let mut ids: Vec<DefId> = ids.clone();
+                ids.sort_unstable();
+                ids.dedup();
+                ids.sort_by_key(|&id| self.sources.get(id).map(|x| x.name.start()));
+                for (k, &later) in ids.iter().enumerate().skip(1) {
+                    let clash = ids[..k].iter().copied().find(|&earlier| self.clash(scope_id, earlier, later));
+                    if let Some(earlier) = clash
+                        && let Some(at) = self.name_range(later)
+                        && self.sound(earlier)
+                        && self.sound(later)
+                    {
+                        let first = self.name_range(earlier);
+                        let what = match &self.defs.def(later).kind {
+                            DefKind::Class { .. } => "class",
+                            DefKind::Enumerator { .. } => "enumerator",
+                            DefKind::Field(_) => "member",
+                            _ => "variable",
+                        };
+                        self.report(
+                            "E1407",
+                            at,
+                            format!("`{name}` is already declared in this scope (this {what} redefines it)"),
+                            "rename one of them",
+                            first,
+                        );
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether two declarations of one name in one scope cannot both stand.
+    fn clash(&self, scope: ScopeId, a: DefId, b: DefId) -> bool {
+        let (da, db) = (self.defs.def(a), self.defs.def(b));
+        if da.generics.is_some() || db.generics.is_some() {
+            return false;
+        }
+        let kind = self.defs.scope(scope).kind;
+        match (&da.kind, &db.kind) {
+            (DefKind::Class { pattern: None, .. }, DefKind::Class { pattern: None, .. }) => {
+                da.scope == db.scope && self.class_body(a) && self.class_body(b)
+            }
+            (DefKind::Variable { .. }, DefKind::Variable { .. }) => {
+                matches!(kind, ScopeKind::Namespace | ScopeKind::Global)
+                    && da.scope == scope
+                    && db.scope == scope
+                    && self.plain_variable(a)
+                    && self.plain_variable(b)
+            }
+            (DefKind::Enumerator { .. }, DefKind::Enumerator { .. }) => true,
+            (DefKind::Enumerator { .. }, DefKind::Variable { .. })
+            | (DefKind::Variable { .. }, DefKind::Enumerator { .. }) => {
+                self.plain_variable(if matches!(da.kind, DefKind::Variable { .. }) { a } else { b })
+            }
+            (DefKind::Field(_), DefKind::Field(_))
+            | (DefKind::Field(_), DefKind::Function(_) | DefKind::Variable { .. })
+            | (DefKind::Function(_) | DefKind::Variable { .. }, DefKind::Field(_)) => {
+                kind == ScopeKind::Class && da.scope == scope && db.scope == scope
+            }
+            _ => false,
+        }
+    }
+
+    /// A class definition (with its members), not a declaration that only names it.
+    fn class_body(&self, id: DefId) -> bool {
+        self.node(id).is_some_and(|n| {
+            n.kind() == SyntaxKind::STRUCT && n.children().any(|c| c.kind() == SyntaxKind::MEMBER_LIST)
+        })
+    }
+
+    /// A variable's definition: not `extern`, not a static member defined outside its
+    /// class.
+    fn plain_variable(&self, id: DefId) -> bool {
+        let Some(node) = self.node(id) else { return false };
+        let Some(decl) = node.ancestors().find(|a| a.kind() == SyntaxKind::VAR_DECL) else { return false };
+        let extern_ = msl_syntax::ast::VarDecl::cast(decl)
+            .and_then(|v| v.decl_specifiers())
+            .is_none_or(|s| s.has(SyntaxKind::EXTERN_KW));
+        !extern_ && !self.defs.def(id).name.contains("::")
+    }
+}
+
+/// Two functions with the same parameter types (as written) and qualifiers.
+fn same_parameters(a: &FunctionData, b: &FunctionData) -> bool {
+    a.params.len() == b.params.len()
+        && a.variadic == b.variadic
+        && a.is_const == b.is_const
+        && a.object_space == b.object_space
+        && a.params.iter().zip(&b.params).all(|(x, y)| x.ty == y.ty)
+}
