@@ -68,7 +68,8 @@ pub fn check_function<'db>(db: &'db dyn Db, function: FunctionId<'db>) -> Arc<Ve
         cx.function(&f);
     }
     // the rules on the semantic model
-    cx.out.extend(rules::check(db, function, checkable));
+    let complete = cx.unit_complete && !cx.context.member_with_bases;
+    cx.out.extend(rules::check(db, function, checkable, complete));
     Arc::new(cx.out)
 }
 

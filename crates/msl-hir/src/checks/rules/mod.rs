@@ -141,6 +141,9 @@ pub(crate) struct RuleCx<'a> {
     /// Every name the function may use is known to the unit (it is complete, the
     /// function is no member of a class with bases nor defined outside its class).
     pub names_checkable: bool,
+    /// Every header of the unit was found and is modelled, and the function is no member
+    /// of a class with bases: a declaration the definitions do not list does not exist.
+    pub unit_complete: bool,
     /// Statements inside lambdas (their `return`s are the lambda's).
     pub in_lambda: Vec<bool>,
     out: Vec<HirDiagnostic>,
@@ -202,7 +205,12 @@ impl<'a> RuleCx<'a> {
 }
 
 /// Runs every rule family on a function. Ranges are relative to the function's start.
-pub(crate) fn check(db: &dyn Db, function: FunctionId<'_>, names_checkable: bool) -> Vec<HirDiagnostic> {
+pub(crate) fn check(
+    db: &dyn Db,
+    function: FunctionId<'_>,
+    names_checkable: bool,
+    unit_complete: bool,
+) -> Vec<HirDiagnostic> {
     let unit = *function.unit(db);
     let (body, map) = &**crate::db::function_body(db, function);
     if body.root.is_none() {
@@ -219,6 +227,7 @@ pub(crate) fn check(db: &dyn Db, function: FunctionId<'_>, names_checkable: bool
         tree: crate::item_tree(db, unit),
         def,
         names_checkable,
+        unit_complete,
         in_lambda: lambda_statements(body),
         out: Vec::new(),
     };

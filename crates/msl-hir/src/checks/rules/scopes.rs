@@ -16,6 +16,12 @@ use crate::defs::DefKind;
 
 pub(super) fn check(cx: &mut RuleCx, syntax: Option<&SyntaxNode>) {
     redeclarations(cx);
+    let local_classes = syntax.is_some_and(|s| s.descendants().any(|n| n.kind() == SyntaxKind::STRUCT));
+    if cx.unit_complete && !cx.infer.in_template && !local_classes {
+        called_before_declaration(cx);
+        this_outside_members(cx);
+        not_a_member(cx);
+    }
     if !cx.names_checkable || cx.infer.in_template {
         return;
     }
@@ -63,7 +69,15 @@ pub(super) fn check(cx: &mut RuleCx, syntax: Option<&SyntaxNode>) {
                 && ended.is_none()
                 && syntax.is_some_and(|s| !s.descendants().any(|n| n.kind() == SyntaxKind::STRUCT))
             {
-                declared_elsewhere(cx, at, name);
+                let body_usings = syntax.is_some_and(|s| {
+                    s.descendants().any(|n| {
+                        matches!(
+                            n.kind(),
+                            SyntaxKind::USING_DIRECTIVE | SyntaxKind::USING_DECL | SyntaxKind::NAMESPACE_ALIAS
+                        )
+                    })
+                });
+                declared_elsewhere(cx, at, name, body_usings);
             }
             continue;
         }
@@ -86,7 +100,7 @@ pub(super) fn check(cx: &mut RuleCx, syntax: Option<&SyntaxNode>) {
 /// E1401 for a name that no scope the function sees declares, but the unit declares where
 /// the function cannot see it. Silent when any declaration of the name could be visible
 /// (a namespace member, a static member, a member function: other checks judge those).
-fn declared_elsewhere(cx: &mut RuleCx, at: TextRange, name: &str) {
+fn declared_elsewhere(cx: &mut RuleCx, at: TextRange, name: &str, body_usings: bool) {
     if cx.body.locals.iter().any(|l| &*l.name == name) {
         return;
     }
@@ -102,9 +116,24 @@ fn declared_elsewhere(cx: &mut RuleCx, at: TextRange, name: &str) {
             DefKind::Function(f) => f.params.iter().any(|p| p.name.as_deref() == Some(name)),
             _ => false,
         });
+        if let Some(of) = of {
+            cx.report(Rule::NotInScope, at, format!("`{name}` is not declared in this function"))
+                .hint(format!("`{name}` is a parameter of `{}`; pass it to this function as an argument", of.name));
+            return;
+        }
+        // a template's parameter, named outside the template
+        let of = cx
+            .defs
+            .defs
+            .iter()
+            .find(|d| d.generics.as_ref().is_some_and(|g| g.params.iter().any(|p| &*p.name == name)));
         let Some(of) = of else { return };
-        cx.report(Rule::NotInScope, at, format!("`{name}` is not declared in this function"))
-            .hint(format!("`{name}` is a parameter of `{}`; pass it to this function as an argument", of.name));
+        cx.report(
+            Rule::NotInScope,
+            at,
+            format!("`{name}` is a template parameter of `{}` and is not visible outside it", of.name),
+        )
+        .hint(format!("use the value `{name}` stands for, or pass it to this function"));
         return;
     }
     let fields: Vec<crate::ty::DefId> =
@@ -130,7 +159,7 @@ fn declared_elsewhere(cx: &mut RuleCx, at: TextRange, name: &str) {
             _ => false,
         })
         .collect();
-    if scoped.len() == named.len() {
+    if scoped.len() == named.len() && !scoped.is_empty() {
         let qualified: Vec<String> = scoped.iter().map(|&d| cx.defs.qualified_name(d)).collect();
         let report = cx
             .report(
@@ -142,6 +171,90 @@ fn declared_elsewhere(cx: &mut RuleCx, at: TextRange, name: &str) {
         if let [one] = qualified.as_slice() {
             report.fix(crate::checks::Fix::replace(format!("Change to `{one}`"), at, one.clone()));
         }
+        return;
+    }
+    not_visible(cx, at, name, &named, owner, body_usings);
+}
+
+/// E1401 for a name declared only as a member of namespaces the function does not see
+/// (nor through using-directives) or as a static member of classes it is no member of
+/// ([basic.lookup.unqual]). Silent when the body has using-directives or -declarations
+/// of its own, when a using-declaration anywhere names the name, when the unit has
+/// namespace aliases, and for a call that argument-dependent lookup could resolve (an
+/// argument of a class or enum type).
+fn not_visible(
+    cx: &mut RuleCx,
+    at: TextRange,
+    name: &str,
+    named: &[crate::ty::DefId],
+    owner: Option<crate::ty::DefId>,
+    body_usings: bool,
+) {
+    if body_usings || owner.is_some() {
+        return;
+    }
+    let defs = cx.defs;
+    let mut homes: Vec<String> = Vec::new();
+    for &d in named {
+        let data = defs.def(d);
+        let scope = defs.scope(data.scope);
+        let member = match &data.kind {
+            DefKind::Function(f) => !f.qualified,
+            DefKind::Variable { .. } => !data.name.contains("::"),
+            _ => false,
+        };
+        let home = match scope.kind {
+            crate::defs::ScopeKind::Namespace => scope.owner,
+            crate::defs::ScopeKind::Class => match &data.kind {
+                DefKind::Function(f) if f.is_static => scope.owner,
+                DefKind::Variable { .. } => scope.owner,
+                _ => None,
+            },
+            _ => None,
+        };
+        let (true, Some(home)) = (member, home) else { return };
+        homes.push(defs.qualified_name(home));
+    }
+    let uses_declared = defs
+        .scopes
+        .iter()
+        .any(|s| s.using_declarations.iter().any(|p| p.segments.last().is_some_and(|seg| &*seg.name == name)));
+    if uses_declared || defs.defs.iter().any(|d| matches!(d.kind, DefKind::NamespaceAlias { .. })) {
+        return;
+    }
+    // argument-dependent lookup looks in the namespaces of class and enum arguments
+    let adl = cx.body.exprs.iter().any(|x| match x {
+        crate::body::Expr::Call { callee, args } if cx.range(*callee) == at => args.iter().any(|a| {
+            let t = cx.infer.type_of(*a);
+            t.is_uncertain() || class_or_enum(&t)
+        }),
+        _ => false,
+    });
+    if adl {
+        return;
+    }
+    homes.sort();
+    homes.dedup();
+    let Some(first) = homes.first().cloned() else { return };
+    let qualified = format!("{first}::{name}");
+    let report = cx
+        .report(Rule::NotInScope, at, format!("`{name}` is not visible here: it is declared in `{first}`"))
+        .hint(format!("write `{qualified}`, or bring the name into scope with a using-declaration"));
+    if homes.len() == 1 {
+        report.fix(crate::checks::Fix::replace(format!("Change to `{qualified}`"), at, qualified));
+    }
+}
+
+/// Whether a type involves a class or enum (through references, pointers, arrays and
+/// template arguments).
+fn class_or_enum(t: &crate::ty::Ty) -> bool {
+    use crate::ty::{TemplateArg, TyKind};
+    match t.non_reference().strip().kind() {
+        TyKind::Class { .. } | TyKind::Enum { .. } => true,
+        TyKind::Pointer { pointee, .. } => class_or_enum(pointee),
+        TyKind::Array { elem, .. } => class_or_enum(elem),
+        TyKind::Library { args, .. } => args.iter().any(|a| matches!(a, TemplateArg::Type(t) if class_or_enum(t))),
+        _ => false,
     }
 }
 
@@ -179,5 +292,98 @@ fn redeclarations(cx: &mut RuleCx) {
             _ => (format!("`{name}` is already declared in this scope"), format!("`{name}` is first declared here")),
         };
         cx.report(Rule::Redeclared, b, message).hint("rename one of them, or assign to the first").related(a, related);
+    }
+}
+
+/// E1401: a call of a function of a namespace that is declared (every overload of it)
+/// only after the function that calls it ([basic.lookup.unqual]/1: a name is found among
+/// the declarations before its use). Calls with class or enum arguments are left to
+/// argument-dependent lookup, which may find a friend declared earlier.
+fn called_before_declaration(cx: &mut RuleCx) {
+    let Some(me) = cx.def else { return };
+    let here = cx.defs.def(me).node;
+    for e in &cx.body.exprs {
+        let Expr::Call { callee, args } = e else { continue };
+        let Some(crate::infer::Resolution::Def(id)) = cx.infer.resolutions.get(callee) else { continue };
+        let Some(Expr::Path(p)) = cx.body.exprs.get(callee.0 as usize) else { continue };
+        if p.global || p.segments.len() != 1 || !cx.decided(*callee) {
+            continue;
+        }
+        let def = cx.defs.def(*id);
+        if !matches!(def.kind, DefKind::Function(_))
+            || !matches!(
+                cx.defs.scope(def.scope).kind,
+                crate::defs::ScopeKind::Namespace | crate::defs::ScopeKind::Global
+            )
+        {
+            continue;
+        }
+        // a function of the library of that name is found where the unit's is not yet
+        if !msl_stdlib::Stdlib::get().lookup(&def.name).is_empty() || msl_syntax::is_library_name(&def.name) {
+            continue;
+        }
+        let all = cx.defs.lookup_in(def.scope, &def.name);
+        if all.is_empty() || all.iter().any(|&d| cx.defs.def(d).node <= here) {
+            continue;
+        }
+        if args.iter().any(|a| {
+            let t = cx.infer.type_of(*a);
+            t.is_uncertain() || class_or_enum(&t)
+        }) {
+            continue;
+        }
+        let name = def.name.clone();
+        let at = cx.range(*callee);
+        cx.report(Rule::NotInScope, at, format!("`{name}` is called before it is declared"))
+            .hint(format!("move `{name}` above this function, or declare it (a prototype) before"));
+    }
+}
+
+/// E1401: `this` in a function that is no non-static member function ([expr.prim.this]).
+fn this_outside_members(cx: &mut RuleCx) {
+    let Some(me) = cx.def else { return };
+    let DefKind::Function(f) = &cx.defs.def(me).kind else { return };
+    let member = cx.defs.owner_class(me).is_some();
+    if member && !f.is_static {
+        return;
+    }
+    for (i, e) in cx.body.exprs.iter().enumerate() {
+        if !matches!(e, Expr::This) {
+            continue;
+        }
+        let at = cx.range(crate::body::ExprId(i as u32));
+        let message = if member {
+            "`this` is not available in a static member function"
+        } else {
+            "`this` is only available in member functions"
+        };
+        cx.report(Rule::NotInScope, at, message).hint("pass the object as a parameter");
+    }
+}
+
+/// E1401: `C::name` where the class `C` (without bases, no template) declares no `name`
+/// ([class.qual]).
+fn not_a_member(cx: &mut RuleCx) {
+    for &e in &cx.infer.unresolved_names {
+        let Some(Expr::Path(p)) = cx.body.exprs.get(e.0 as usize) else { continue };
+        if p.global || p.segments.len() != 2 || p.segments.iter().any(|s| s.args.is_some()) || !cx.decided(e) {
+            continue;
+        }
+        let (class, name) = (&*p.segments[0].name, &*p.segments[1].name);
+        let named = cx.defs.named(class);
+        let all_plain_classes = !named.is_empty()
+            && named.iter().all(|&d| {
+                let data = cx.defs.def(d);
+                matches!(&data.kind, DefKind::Class { bases, pattern: None, .. } if bases.is_empty())
+                    && data.generics.is_none()
+            });
+        if !all_plain_classes
+            || named.iter().any(|&d| cx.defs.inner_scope(d).is_some_and(|s| !cx.defs.lookup_in(s, name).is_empty()))
+        {
+            continue;
+        }
+        let at = cx.name_range(e, name);
+        cx.report(Rule::NotInScope, at, format!("`{class}` has no member named `{name}`"))
+            .hint(format!("check the name, or the class that declares `{name}`"));
     }
 }

@@ -5,18 +5,32 @@
 use msl_syntax::{SyntaxKind, SyntaxNode, TextRange};
 
 use super::{Rule, RuleCx};
+use crate::defs::{DefKind, ScopeKind};
 use crate::ty::TypeBase;
 
 pub(super) fn check(cx: &mut RuleCx, syntax: Option<&SyntaxNode>) {
+    let Some(syntax) = syntax else { return };
+    if cx.unit_complete && !cx.infer.in_template && !declares_types(syntax) {
+        before_declaration(cx, syntax);
+        return_type(cx, syntax);
+    }
     if !cx.names_checkable || cx.infer.in_template {
         return;
     }
-    let Some(syntax) = syntax else { return };
     let lib = msl_stdlib::Stdlib::get();
     let mut reported: Vec<TextRange> = Vec::new();
     for (i, l) in cx.body.locals.iter().enumerate() {
         let TypeBase::Path(p) = &l.ty.base else { continue };
-        if p.global || p.segments.len() != 1 || p.segments[0].args.is_some() {
+        if p.global {
+            continue;
+        }
+        if p.segments.len() == 2 {
+            if let Some(&name_range) = cx.map.local_ranges.get(i) {
+                qualified(cx, syntax, name_range, p, &mut reported);
+            }
+            continue;
+        }
+        if p.segments.len() != 1 {
             continue;
         }
         let name = &*p.segments[0].name;
@@ -76,4 +90,157 @@ fn declared_in_body(syntax: &SyntaxNode, name: &str) -> bool {
             .filter(|c| c.kind() == SyntaxKind::NAME)
             .any(|c| c.descendants_with_tokens().filter_map(|e| e.into_token()).any(|t| t.text() == name))
     })
+}
+
+/// Whether the function's text declares classes, enums or aliases of its own.
+fn declares_types(syntax: &SyntaxNode) -> bool {
+    syntax.descendants().any(|n| {
+        matches!(n.kind(), SyntaxKind::STRUCT | SyntaxKind::ENUM | SyntaxKind::ALIAS_DECL | SyntaxKind::TYPEDEF_DECL)
+    })
+}
+
+/// The types of the unit named `name`, when every declaration of the name is a type of a
+/// namespace (or of the global scope).
+fn namespace_types(cx: &RuleCx, name: &str) -> Option<Vec<crate::ty::DefId>> {
+    // the library's types are visible everywhere, whatever the unit declares later
+    let lib = msl_stdlib::Stdlib::get();
+    if !lib.lookup(name).is_empty()
+        || lib.type_named(name).is_some()
+        || crate::ty::library_type(name, &[]).is_some()
+        || crate::ty::Scalar::from_name(name).is_some()
+        || msl_syntax::is_library_name(name)
+    {
+        return None;
+    }
+    let named = cx.defs.named(name);
+    let all = !named.is_empty()
+        && named.iter().all(|&d| {
+            let data = cx.defs.def(d);
+            matches!(data.kind, DefKind::Class { .. } | DefKind::Enum { .. } | DefKind::Alias { .. })
+                && matches!(cx.defs.scope(data.scope).kind, ScopeKind::Namespace | ScopeKind::Global)
+        });
+    all.then_some(named)
+}
+
+/// E1401: a type of the unit named (by a parameter, a local or the return type) in a
+/// function that comes before every declaration of it ([basic.lookup.unqual]/1).
+fn before_declaration(cx: &mut RuleCx, syntax: &SyntaxNode) {
+    let Some(me) = cx.def else { return };
+    let here = cx.defs.def(me).node;
+    let later = |cx: &RuleCx, name: &str| {
+        namespace_types(cx, name).is_some_and(|ids| ids.iter().all(|&d| cx.defs.def(d).node > here))
+    };
+    let mut reported: Vec<TextRange> = Vec::new();
+    for (i, l) in cx.body.locals.iter().enumerate() {
+        let TypeBase::Path(p) = &l.ty.base else { continue };
+        if p.global || p.segments.len() != 1 {
+            continue;
+        }
+        let name = &*p.segments[0].name;
+        if !later(cx, name) {
+            continue;
+        }
+        let Some(&name_range) = cx.map.local_ranges.get(i) else { continue };
+        let Some(at) = type_name_range(syntax, name_range, name) else { continue };
+        if !reported.contains(&at) {
+            reported.push(at);
+            cx.report(Rule::NotInScope, at, format!("`{name}` is used before it is declared")).hint(format!(
+                "move the declaration of `{name}` above this function, or declare it before (`struct {name};`)"
+            ));
+        }
+    }
+    if let Some((name, at)) = written_return(cx, syntax)
+        && later(cx, &name)
+        && !reported.contains(&at)
+    {
+        cx.report(Rule::NotInScope, at, format!("`{name}` is used before it is declared"))
+            .hint(format!("move the declaration of `{name}` above this function"));
+    }
+}
+
+/// The single name of the function's return type and where it is written.
+fn written_return(cx: &RuleCx, syntax: &SyntaxNode) -> Option<(String, TextRange)> {
+    let me = cx.def?;
+    let DefKind::Function(f) = &cx.defs.def(me).kind else { return None };
+    let ret = f.ret.as_ref()?;
+    let TypeBase::Path(p) = &ret.base else { return None };
+    if p.global || p.segments.len() != 1 || p.segments[0].args.is_some() {
+        return None;
+    }
+    let name = p.segments[0].name.to_string();
+    let specs = syntax.children().find(|c| c.kind() == SyntaxKind::DECL_SPECIFIERS)?;
+    let at = specs
+        .descendants_with_tokens()
+        .filter_map(|e| e.into_token())
+        .find(|t| t.kind() == SyntaxKind::IDENT && t.text() == name)?
+        .text_range();
+    Some((name, at))
+}
+
+/// E1405: a return type name that nothing declares.
+fn return_type(cx: &mut RuleCx, syntax: &SyntaxNode) {
+    if !cx.names_checkable {
+        return;
+    }
+    let Some((name, at)) = written_return(cx, syntax) else { return };
+    if known(cx, &name) {
+        return;
+    }
+    cx.report(Rule::UnknownType, at, format!("unknown type name `{name}`"))
+        .hint("declare the type at namespace scope, where every function can see it");
+}
+
+/// Whether a single type name is declared by the unit or the library.
+fn known(cx: &RuleCx, name: &str) -> bool {
+    let lib = msl_stdlib::Stdlib::get();
+    cx.tree.types.contains(name)
+        || cx.tree.typedefs.contains_key(name)
+        || !cx.defs.named(name).is_empty()
+        || !lib.lookup(name).is_empty()
+        || lib.type_named(name).is_some()
+        || crate::ty::library_type(name, &[]).is_some()
+        || crate::ty::Scalar::from_name(name).is_some()
+        || msl_syntax::is_library_name(name)
+        || name.starts_with("__")
+}
+
+/// E1405 for `N::T` where `N` names only namespaces or classes (without bases or template
+/// parameters) of the unit, none of which declares `T` (nor brings names in with
+/// using-directives or -declarations).
+fn qualified(
+    cx: &mut RuleCx,
+    syntax: &SyntaxNode,
+    name_range: TextRange,
+    p: &crate::ty::PathRef,
+    reported: &mut Vec<TextRange>,
+) {
+    if p.segments.iter().any(|s| s.args.is_some()) {
+        return;
+    }
+    let (outer, name) = (&*p.segments[0].name, &*p.segments[1].name);
+    let named = cx.defs.named(outer);
+    if named.is_empty() {
+        return;
+    }
+    for &d in &named {
+        let data = cx.defs.def(d);
+        let plain = match &data.kind {
+            DefKind::Namespace { inner } => {
+                let s = cx.defs.scope(*inner);
+                s.using_directives.is_empty() && s.using_declarations.is_empty() && s.inline_children.is_empty()
+            }
+            DefKind::Class { bases, pattern: None, .. } => bases.is_empty() && data.generics.is_none(),
+            _ => false,
+        };
+        if !plain || cx.defs.inner_scope(d).is_some_and(|s| !cx.defs.lookup_in(s, name).is_empty()) {
+            return;
+        }
+    }
+    let Some(at) = type_name_range(syntax, name_range, name) else { return };
+    if reported.contains(&at) {
+        return;
+    }
+    reported.push(at);
+    cx.report(Rule::UnknownType, at, format!("`{outer}` declares no type `{name}`"))
+        .hint(format!("check where `{name}` is declared and qualify it with that scope"));
 }
