@@ -2313,7 +2313,7 @@ fn is_written(node: &SyntaxNode) -> bool {
 
 /// The least and greatest number of arguments a signature accepts (`usize::MAX` for a
 /// variadic one), from the parameter list after `name(`.
-fn arity(sig: &str, name: &str) -> Option<(usize, usize)> {
+pub(crate) fn arity(sig: &str, name: &str) -> Option<(usize, usize)> {
     let at = sig.match_indices(name).map(|(i, _)| i + name.len()).find(|&i| sig[i..].starts_with('('))?;
     let list = &sig[at + 1..];
     let mut depth = 0i32;
