@@ -32,7 +32,7 @@ pub(super) fn check(cx: &mut RuleCx) {
         if !(type_name.starts_with("texture") || type_name.starts_with("depth")) || recv.is_uncertain() {
             continue;
         }
-        if cx.infer.resolutions.get(callee).is_none()
+        if !cx.infer.resolutions.contains_key(callee)
             && !lib.methods_of(type_name).is_empty()
             && lib.method(type_name, name).next().is_none()
         {
