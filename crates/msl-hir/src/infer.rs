@@ -2628,6 +2628,11 @@ fn match_overload(
                 Some(b) if *b != a && strict => return None,
                 Some(_) => {}
                 None => {
+                    // a placeholder made from others (`Tb = bool_of(T)`, `Tv = vec_of(T, 4)`)
+                    // is derived below, never taken from its argument
+                    if o.bindings.iter().any(|b| b.name == &**name && matches!(b.spec, BindingSpec::Derived(_))) {
+                        continue;
+                    }
                     if let Some(members) = set_members(o, name) {
                         if !strict {
                             // chosen below from the members that take the arguments

@@ -37,6 +37,18 @@ pub(super) fn check(cx: &mut RuleCx) {
         if t.is_uncertain() {
             continue;
         }
+        if let TyKind::Scalar(scalar) = t.strip().kind() {
+            let at = cx.name_range(id, name);
+            let swizzle = name.chars().all(|c| "xyzwrgba".contains(c));
+            let hint = if swizzle {
+                format!("components are selected from vectors; build one first (`{}{}(x)`)", scalar.name(), name.len())
+            } else {
+                "only classes have members".to_string()
+            };
+            cx.report(Rule::NoSuchMember, at, format!("`{}` is a scalar: it has no member `{name}`", scalar.name()))
+                .hint(hint);
+            continue;
+        }
         let TyKind::Class { def, name: class_name, args } = t.strip().kind().clone() else { continue };
         if !args.is_empty() {
             continue;

@@ -75,6 +75,8 @@ pub(crate) enum Rule {
     LibraryArguments,
     /// A texture variable of a function that may be written.
     LocalTextureAccess,
+    /// A value used where no implicit conversion to the target type exists.
+    NoConversion,
 }
 
 impl Rule {
@@ -100,6 +102,7 @@ impl Rule {
             Rule::UnknownType => "E1405",
             Rule::LibraryArguments => "E1708",
             Rule::LocalTextureAccess => "E1608",
+            Rule::NoConversion => "E1702",
         }
     }
 
@@ -124,7 +127,8 @@ impl Rule {
             | Rule::NoSuchMember
             | Rule::UnknownType
             | Rule::LibraryArguments
-            | Rule::LocalTextureAccess => Severity::Error,
+            | Rule::LocalTextureAccess
+            | Rule::NoConversion => Severity::Error,
         }
     }
 }

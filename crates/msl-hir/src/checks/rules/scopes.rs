@@ -21,6 +21,7 @@ pub(super) fn check(cx: &mut RuleCx, syntax: Option<&SyntaxNode>) {
         called_before_declaration(cx);
         this_outside_members(cx);
         not_a_member(cx);
+        library_enumerators(cx);
     }
     if !cx.names_checkable || cx.infer.in_template {
         return;
@@ -385,5 +386,54 @@ fn not_a_member(cx: &mut RuleCx) {
         let at = cx.name_range(e, name);
         cx.report(Rule::NotInScope, at, format!("`{class}` has no member named `{name}`"))
             .hint(format!("check the name, or the class that declares `{name}`"));
+    }
+}
+
+/// E1401: `E::x` (or `metal::E::x`) where `E` is an enum of the library (`address`,
+/// `filter`, `compare_func`, `mem_flags`, ...) that has no enumerator `x`, and the unit
+/// declares nothing named `E`.
+fn library_enumerators(cx: &mut RuleCx) {
+    let lib = msl_stdlib::Stdlib::get();
+    for &e in &cx.infer.unresolved_names {
+        let Some(Expr::Path(p)) = cx.body.exprs.get(e.0 as usize) else { continue };
+        let n = p.segments.len();
+        if n < 2 || n > 3 || p.segments.iter().any(|s| s.args.is_some()) || !cx.decided(e) {
+            continue;
+        }
+        if n == 3 && &*p.segments[0].name != "metal" {
+            continue;
+        }
+        let (qualifier, name) = (&*p.segments[n - 2].name, &*p.segments[n - 1].name);
+        if !cx.defs.named(qualifier).is_empty()
+            || cx.tree.declared.contains(qualifier)
+            || cx.body.locals.iter().any(|l| &*l.name == qualifier)
+        {
+            continue;
+        }
+        let Some(en) = lib.lookup(qualifier).iter().find_map(|entry| match entry {
+            msl_stdlib::Entry::Enum(en) => Some(*en),
+            _ => None,
+        }) else {
+            continue;
+        };
+        if en.members.iter().any(|m| m.name == name) {
+            continue;
+        }
+        let at = cx.name_range(e, name);
+        let closest = crate::checks::closest(name, en.members.iter().map(|m| m.name)).map(str::to_string);
+        let report = cx.report(Rule::NotInScope, at, format!("`{qualifier}` has no enumerator `{name}`"));
+        match closest {
+            Some(c) => {
+                report.hint(format!("did you mean `{qualifier}::{c}`?")).fix(crate::checks::Fix::replace(
+                    format!("Change to `{c}`"),
+                    at,
+                    c,
+                ));
+            }
+            None => {
+                let all = en.members.iter().map(|m| m.name).collect::<Vec<_>>().join("`, `");
+                report.hint(format!("its enumerators are `{all}`"));
+            }
+        }
     }
 }

@@ -42,6 +42,66 @@ pub(super) fn check(cx: &mut RuleCx) {
                         .hint("test one of its members");
                 }
             }
+            Expr::Unary { op: op @ (UnaryOp::Neg | UnaryOp::Plus | UnaryOp::BitNot), expr } => {
+                let Some(t) = sure(cx, *expr) else { continue };
+                let sym = match op {
+                    UnaryOp::Neg => "-",
+                    UnaryOp::Plus => "+",
+                    _ => "~",
+                };
+                if plain_class(cx, &t, &format!("operator{sym}")) {
+                    let at = cx.range(id);
+                    cx.report(Rule::OperandTypes, at, format!("unary `{sym}` is not defined for `{t}`"))
+                        .hint("apply it to the members, or declare the operator for the class");
+                } else if *op == UnaryOp::BitNot && floating(&t) {
+                    let at = cx.range(id);
+                    cx.report(Rule::OperandTypes, at, format!("`~` needs an integer, not `{t}`"))
+                        .hint("for a complement of a fraction, write `1.0 - x`");
+                }
+            }
+            Expr::Unary { op: UnaryOp::AddrOf, expr } => {
+                if temporary(cx, *expr) {
+                    let at = cx.range(id);
+                    cx.report(Rule::NotAssignable, at, "`&` needs an object with an address, not a temporary value")
+                        .hint("store the value in a local variable and take that variable's address");
+                }
+            }
+            Expr::Binary { op: op @ (BinaryOp::And | BinaryOp::Or), lhs, rhs } => {
+                let sym = op.symbol();
+                for side in [*lhs, *rhs] {
+                    if let Some(t) = sure(cx, side).filter(|t| plain_class(cx, t, &format!("operator{sym}"))) {
+                        let at = cx.range(side);
+                        cx.report(
+                            Rule::OperandTypes,
+                            at,
+                            format!("`{sym}` needs operands that convert to `bool`, not `{t}`"),
+                        )
+                        .hint("test one of its members");
+                    }
+                }
+            }
+            Expr::Conditional { then, other, .. } => {
+                let (Some(a), Some(b)) = (sure(cx, *then), sure(cx, *other)) else { continue };
+                let (sa, sb) = (a.strip(), b.strip());
+                let mismatch = match (sa.kind(), sb.kind()) {
+                    (TyKind::Vector { len: x, .. }, TyKind::Vector { len: y, .. }) => x != y,
+                    (TyKind::Class { def: x, .. }, TyKind::Class { def: y, .. }) => {
+                        x != y && plain_class(cx, &a, "operator=") && plain_class(cx, &b, "operator=")
+                    }
+                    (TyKind::Class { .. }, _) if numeric(&b) => plain_class(cx, &a, "operator="),
+                    (_, TyKind::Class { .. }) if numeric(&a) => plain_class(cx, &b, "operator="),
+                    _ => false,
+                };
+                if mismatch && !class_with_constructors(cx, &a) && !class_with_constructors(cx, &b) {
+                    let at = cx.range(id);
+                    cx.report(
+                        Rule::OperandTypes,
+                        at,
+                        format!("the two results of `?:` have unrelated types, `{a}` and `{b}`"),
+                    )
+                    .hint("convert one of them so that both have the same type");
+                }
+            }
             Expr::Index { base, index } => index_operands(cx, id, *base, *index),
             Expr::Binary { op: op @ (BinaryOp::Eq | BinaryOp::Ne), lhs, rhs } => {
                 let (Some(l), Some(r)) = (sure(cx, *lhs), sure(cx, *rhs)) else { continue };
@@ -63,6 +123,49 @@ pub(super) fn check(cx: &mut RuleCx) {
     }
     conditions(cx);
     void_initializers(cx);
+    initializations(cx);
+}
+
+/// E1702: a pointer initialized with an object of a class (its address was meant), a
+/// number initialized with a library object that converts to none (`simd_vote`, textures,
+/// samplers: MSL 4.1 section 6.9.2 makes `simd_vote`'s conversion explicit).
+fn initializations(cx: &mut RuleCx) {
+    let mut found = Vec::new();
+    for (i, l) in cx.body.locals.iter().enumerate() {
+        let Some(init) = l.init else { continue };
+        if !matches!(l.kind, crate::body::LocalKind::Var) || !cx.decided(init) {
+            continue;
+        }
+        let Some(target) = cx.infer.local_types.get(i).filter(|t| !t.is_uncertain()) else { continue };
+        let Some(value) = sure(cx, init) else { continue };
+        let bad = match (target.strip().kind(), value.strip().kind()) {
+            (TyKind::Pointer { pointee, .. }, TyKind::Class { .. }) => {
+                plain_class(cx, &value, "operator") && pointee.strip() == value.strip()
+            }
+            (TyKind::Scalar(_) | TyKind::Vector { .. }, TyKind::Library { name, .. }) => {
+                *name == "simd_vote" || *name == "sampler" || name.starts_with("texture") || name.starts_with("depth")
+            }
+            _ => false,
+        };
+        if bad {
+            found.push((i, init, target.clone(), value));
+        }
+    }
+    for (i, init, target, value) in found {
+        let name = cx.body.locals[i].name.clone();
+        let at = cx.range(init);
+        let report =
+            cx.report(Rule::NoConversion, at, format!("`{name}` is a `{target}`; a `{value}` does not convert to it"));
+        if target.is_pointer() {
+            report.hint("take the object's address with `&`").fix(crate::checks::Fix::replace(
+                "Take the address".into(),
+                msl_syntax::TextRange::empty(at.start()),
+                "&",
+            ));
+        } else {
+            report.hint(format!("convert it explicitly: `{target}(...)`"));
+        }
+    }
 }
 
 /// The type of `e` when it is sure.
@@ -73,6 +176,37 @@ fn sure(cx: &RuleCx, e: ExprId) -> Option<Ty> {
 
 fn numeric(t: &Ty) -> bool {
     matches!(t.strip().kind(), TyKind::Scalar(_) | TyKind::Vector { .. } | TyKind::Matrix { .. })
+}
+
+/// A floating-point scalar or vector.
+fn floating(t: &Ty) -> bool {
+    match t.strip().kind() {
+        TyKind::Scalar(s) => s.is_float(),
+        TyKind::Vector { elem, .. } => elem.is_float(),
+        _ => false,
+    }
+}
+
+/// A class of the unit with constructors (which may convert other types to it).
+fn class_with_constructors(cx: &RuleCx, t: &Ty) -> bool {
+    let stripped = t.strip();
+    let TyKind::Class { def, .. } = stripped.kind() else { return false };
+    let d = cx.defs.def(*def);
+    let DefKind::Class { inner, .. } = &d.kind else { return true };
+    !cx.defs.lookup_in(*inner, &d.name).is_empty()
+}
+
+/// A value that has no address: arithmetic on numbers, a literal other than a string.
+fn temporary(cx: &RuleCx, e: ExprId) -> bool {
+    match cx.body.exprs.get(e.0 as usize) {
+        // the built-in operators on numbers give values, not objects
+        Some(Expr::Binary { lhs, rhs, .. }) => {
+            sure(cx, e).is_some_and(|t| numeric(&t))
+                && [*lhs, *rhs].iter().all(|o| sure(cx, *o).is_some_and(|t| numeric(&t)))
+        }
+        Some(Expr::Literal(l)) => !matches!(l, crate::body::Literal::String),
+        _ => false,
+    }
 }
 
 fn floating_scalar(t: &Ty) -> bool {
@@ -102,6 +236,11 @@ fn plain_class(cx: &RuleCx, t: &Ty, op: &str) -> bool {
 fn index_operands(cx: &mut RuleCx, id: ExprId, base: ExprId, index: ExprId) {
     let Some(b) = sure(cx, base) else { return };
     match b.strip().kind() {
+        TyKind::Class { .. } if plain_class(cx, &b, "operator[]") => {
+            let at = cx.range(id);
+            cx.report(Rule::OperandTypes, at, format!("`[]` is not defined for `{b}`"))
+                .hint("index an array or a buffer of it, or declare an `operator[]` for the class");
+        }
         TyKind::Scalar(_) => {
             let at = cx.range(id);
             cx.report(Rule::OperandTypes, at, format!("`[]` needs an array, a pointer or a vector, not `{b}`"))
@@ -128,6 +267,18 @@ fn index_operands(cx: &mut RuleCx, id: ExprId, base: ExprId, index: ExprId) {
 /// A call of something that is no function: a local or a parameter of a number, pointer
 /// or plain-class type.
 fn calls(cx: &mut RuleCx, id: ExprId, callee: ExprId) {
+    // a data member of a number type, called
+    if let Some(Expr::Member { name, .. }) = cx.body.exprs.get(callee.0 as usize)
+        && let Some(Resolution::Def(d)) = cx.infer.resolutions.get(&callee)
+        && matches!(cx.defs.def(*d).kind, DefKind::Field(_))
+        && let Some(t) = sure(cx, callee).filter(numeric)
+    {
+        let name = name.clone();
+        let at = cx.range(id);
+        cx.report(Rule::NotCallable, at, format!("`{name}` is a data member of type `{t}`, not a function"))
+            .hint(format!("use the value `{name}` without `(...)`"));
+        return;
+    }
     let Some(Expr::Local(l)) = cx.body.exprs.get(callee.0 as usize) else { return };
     let Some(t) = sure(cx, callee) else { return };
     let callable = match t.strip().kind() {
@@ -158,7 +309,8 @@ fn conditions(cx: &mut RuleCx) {
             continue;
         }
         if let Some(t) = sure(cx, c)
-            && matches!(t.strip().kind(), TyKind::Vector { .. } | TyKind::Matrix { .. })
+            && (matches!(t.strip().kind(), TyKind::Vector { .. } | TyKind::Matrix { .. })
+                || plain_class(cx, &t, "operator bool"))
         {
             found.push((c, t));
         }
@@ -168,6 +320,8 @@ fn conditions(cx: &mut RuleCx) {
         let bools = matches!(t.strip().kind(), TyKind::Vector { elem, .. } if elem.name() == "bool");
         let hint = if bools {
             "reduce it to one `bool` with `all(...)` or `any(...)`"
+        } else if matches!(t.strip().kind(), TyKind::Class { .. }) {
+            "test one of its members"
         } else {
             "compare it, or reduce it with `all(...)` or `any(...)`"
         };
