@@ -397,7 +397,7 @@ fn library_enumerators(cx: &mut RuleCx) {
     for &e in &cx.infer.unresolved_names {
         let Some(Expr::Path(p)) = cx.body.exprs.get(e.0 as usize) else { continue };
         let n = p.segments.len();
-        if n < 2 || n > 3 || p.segments.iter().any(|s| s.args.is_some()) || !cx.decided(e) {
+        if !(2..=3).contains(&n) || p.segments.iter().any(|s| s.args.is_some()) || !cx.decided(e) {
             continue;
         }
         if n == 3 && &*p.segments[0].name != "metal" {

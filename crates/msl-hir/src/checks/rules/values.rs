@@ -59,12 +59,10 @@ pub(super) fn check(cx: &mut RuleCx) {
                         .hint("for a complement of a fraction, write `1.0 - x`");
                 }
             }
-            Expr::Unary { op: UnaryOp::AddrOf, expr } => {
-                if temporary(cx, *expr) {
-                    let at = cx.range(id);
-                    cx.report(Rule::NotAssignable, at, "`&` needs an object with an address, not a temporary value")
-                        .hint("store the value in a local variable and take that variable's address");
-                }
+            Expr::Unary { op: UnaryOp::AddrOf, expr } if temporary(cx, *expr) => {
+                let at = cx.range(id);
+                cx.report(Rule::NotAssignable, at, "`&` needs an object with an address, not a temporary value")
+                    .hint("store the value in a local variable and take that variable's address");
             }
             Expr::Binary { op: op @ (BinaryOp::And | BinaryOp::Or), lhs, rhs } => {
                 let sym = op.symbol();
