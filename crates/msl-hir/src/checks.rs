@@ -1823,6 +1823,7 @@ impl Checker<'_> {
         let Some(v) = ast::VarDecl::cast(node.clone()) else { return };
         let Some(spec) = v.decl_specifiers() else { return };
         self.function_constant_type(&v, &spec);
+        self.library_enumerators(node);
         // (a declaration the parser could not read whole has its syntax error)
         if node.descendants().any(|n| matches!(n.kind(), SyntaxKind::ATTRIBUTE_LIST | SyntaxKind::ERROR))
             || v.declarators().any(|d| d.initializer().is_some_and(|i| i.expr().is_none()))
@@ -1872,6 +1873,51 @@ impl Checker<'_> {
                     format!("`constant` variable `{name}` has no initializer"),
                     Some("give it its value where it is declared: nothing can write it later".into()),
                 );
+            }
+        }
+    }
+
+    /// E1401 for `E::x` in a program-scope initializer (a `constexpr sampler`'s arguments)
+    /// where `E` is a library enum without an enumerator `x` that the unit does not
+    /// redeclare.
+    fn library_enumerators(&mut self, node: &SyntaxNode) {
+        for path in node.descendants().filter_map(ast::PathExpr::cast) {
+            let segments: Vec<msl_syntax::SyntaxToken> = path.segments().collect();
+            let n = segments.len();
+            if !(2..=3).contains(&n) || (n == 3 && segments[0].text() != "metal") || path.text().starts_with("::") {
+                continue;
+            }
+            if path.syntax().descendants().any(|d| d.kind() == SyntaxKind::TEMPLATE_ARG_LIST) {
+                continue;
+            }
+            let (qualifier, name) = (segments[n - 2].text(), segments[n - 1].text());
+            if self.tree.declared.contains(qualifier)
+                || self.tree.types.contains(qualifier)
+                || self.tree.typedefs.contains_key(qualifier)
+            {
+                continue;
+            }
+            let Some(en) = self.lib.lookup(qualifier).iter().find_map(|e| match e {
+                msl_stdlib::Entry::Enum(en) => Some(*en),
+                _ => None,
+            }) else {
+                continue;
+            };
+            if en.members.iter().any(|m| m.name == name) {
+                continue;
+            }
+            let at = segments[n - 1].text_range();
+            let closest = closest(name, en.members.iter().map(|m| m.name)).map(str::to_string);
+            let hint = match &closest {
+                Some(c) => format!("did you mean `{qualifier}::{c}`?"),
+                None => format!(
+                    "its enumerators are `{}`",
+                    en.members.iter().map(|m| m.name).collect::<Vec<_>>().join("`, `")
+                ),
+            };
+            self.report_range(at, "E1401", format!("`{qualifier}` has no enumerator `{name}`"), Some(hint));
+            if let Some(c) = closest {
+                self.with_fixes([Fix::replace(format!("Change to `{c}`"), at, c)]);
             }
         }
     }

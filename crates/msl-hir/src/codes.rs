@@ -862,6 +862,20 @@ pub static CODES: &[CodeInfo] = &[
         good: "template <typename T> T larger(T a, T b) { return a > b ? a : b; }\nfloat f(float x) { return larger(0.0f, x); }",
     },
     CodeInfo {
+        code: "E1725",
+        name: "no-matching-constructor",
+        severity: Severity::Error,
+        summary: "An object of a class initialized in a way none of the class's constructors takes",
+        explanation: "A variable of a class is made by one of its constructors (C++17 [class.ctor], \
+                      [dcl.init]): `S s;` needs one that takes no arguments and is not deleted, `S s(a, b)` \
+                      one that takes those arguments, `S s = v;` one that is not `explicit`. A class without \
+                      constructors of its own has a default one unless a member cannot be default-initialized, \
+                      and in C++17 it is initialized with braces, not parentheses. Only classes whose \
+                      constructors are all known (no bases, no templates) are judged.",
+        bad: "struct Ray { float3 o, d; Ray(float3 o, float3 d) : o(o), d(d) {} };\nRay r;",
+        good: "struct Ray { float3 o, d; Ray(float3 o, float3 d) : o(o), d(d) {} };\nRay r(float3(0.0f), float3(0.0f, 0.0f, 1.0f));",
+    },
+    CodeInfo {
         code: "E1405",
         name: "unknown-type",
         severity: Severity::Error,

@@ -183,6 +183,8 @@ pub enum ClassKey {
 pub struct FieldData {
     pub name: Arc<str>,
     pub ty: TypeRef,
+    /// A default member initializer (`float k = 1.0f;`, `S s{};`).
+    pub has_init: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -208,6 +210,10 @@ pub struct FunctionData {
     pub stage: Option<ast::Stage>,
     /// Written with a qualified name (`S::f`): a member defined outside its class.
     pub qualified: bool,
+    /// `= delete`.
+    pub deleted: bool,
+    /// `explicit` (a constructor or conversion function that is not used implicitly).
+    pub explicit: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -942,7 +948,7 @@ impl Collector {
             let name: Arc<str> = Arc::from(name);
             let source = DefSource::of(d.syntax(), d.name().as_ref().map(|n| n.syntax()));
             let kind = if in_class {
-                DefKind::Field(FieldData { name: name.clone(), ty })
+                DefKind::Field(FieldData { name: name.clone(), ty, has_init: d.initializer().is_some() })
             } else {
                 DefKind::Variable { ty, value: None, init: None }
             };
@@ -965,7 +971,7 @@ impl Collector {
     fn anonymous_member(&mut self, class: DefId, scope: ScopeId, generics: Option<&Arc<Generics>>, node: &SyntaxNode) {
         let Some(inner) = self.defs.inner_scope(class) else { return };
         let ty = TypeRef { base: crate::ty::TypeBase::Def(class), ..TypeRef::unknown() };
-        let field = FieldData { name: Arc::from(""), ty };
+        let field = FieldData { name: Arc::from(""), ty, has_init: false };
         self.add(Arc::from(""), DefKind::Field(field), scope, generics.cloned(), false, DefSource::of(node, None));
         let inner_names: Vec<(Arc<str>, Vec<DefId>)> =
             self.defs.scope(inner).names.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
@@ -1090,6 +1096,12 @@ impl Collector {
                 .then(|| Arc::new(crate::body::lower_function(node).0)),
             stage: f.stage(),
             qualified,
+            deleted: node
+                .children()
+                .chain(node.children().filter(|c| c.kind() == SyntaxKind::INIT_DECLARATOR).flat_map(|c| c.children()))
+                .filter(|c| c.kind() == SyntaxKind::DEFAULTED_BODY)
+                .any(|c| c.children_with_tokens().any(|e| e.kind() == SyntaxKind::DELETE_KW)),
+            explicit: spec.as_ref().is_some_and(|s| s.has(SyntaxKind::EXPLICIT_KW)),
         };
         // a member defined outside its class belongs to the class's scope
         let owner = match &path {
@@ -1149,7 +1161,7 @@ impl Collector {
             let name: Arc<str> = Arc::from(name);
             let source = DefSource::of(d.syntax(), d.name().as_ref().map(|n| n.syntax()));
             if in_class && !is_static {
-                let field = FieldData { name: name.clone(), ty };
+                let field = FieldData { name: name.clone(), ty, has_init: d.initializer().is_some() };
                 self.add(name, DefKind::Field(field), scope, generics.cloned(), true, source);
             } else {
                 let init_expr = d.initializer().and_then(|i| i.expr());

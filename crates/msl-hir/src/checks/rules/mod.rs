@@ -7,6 +7,7 @@
 //! type, an incomplete unit), a rule stays silent.
 
 mod classes;
+mod constructors;
 mod library;
 mod members;
 mod metal;
@@ -77,6 +78,8 @@ pub(crate) enum Rule {
     LocalTextureAccess,
     /// A value used where no implicit conversion to the target type exists.
     NoConversion,
+    /// An object of a class initialized in a way no constructor of the class takes.
+    NoConstructor,
 }
 
 impl Rule {
@@ -103,6 +106,7 @@ impl Rule {
             Rule::LibraryArguments => "E1708",
             Rule::LocalTextureAccess => "E1608",
             Rule::NoConversion => "E1702",
+            Rule::NoConstructor => "E1725",
         }
     }
 
@@ -128,7 +132,8 @@ impl Rule {
             | Rule::UnknownType
             | Rule::LibraryArguments
             | Rule::LocalTextureAccess
-            | Rule::NoConversion => Severity::Error,
+            | Rule::NoConversion
+            | Rule::NoConstructor => Severity::Error,
         }
     }
 }
@@ -250,6 +255,7 @@ pub(crate) fn check(
     values::check(&mut cx);
     values::as_type_sizes(&mut cx);
     classes::check(&mut cx);
+    constructors::check(&mut cx, syntax.as_ref());
     templates::check(&mut cx);
     library::check(&mut cx);
     metal::check(&mut cx);
