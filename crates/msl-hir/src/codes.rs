@@ -876,6 +876,20 @@ pub static CODES: &[CodeInfo] = &[
         good: "struct Ray { float3 o, d; Ray(float3 o, float3 d) : o(o), d(d) {} };\nRay r(float3(0.0f), float3(0.0f, 0.0f, 1.0f));",
     },
     CodeInfo {
+        code: "E1726",
+        name: "not-a-constant",
+        severity: Severity::Error,
+        summary: "A value that must be a constant expression is a variable known only at run time",
+        explanation: "Template arguments for value parameters and the conditions of `if constexpr` are \
+                      decided when the shader is compiled, so they must be constant expressions (C++17 \
+                      [temp.arg.nontype], [stmt.if]): a function parameter or a variable that is not \
+                      `const` does not qualify, and a floating-point constant cannot become an integer \
+                      template argument (that would narrow). Variables of class types are left alone: \
+                      they may convert to a constant.",
+        bad: "template <int R> float blur(float v);\nint r = 2;\nfloat b = blur<r>(x);",
+        good: "template <int R> float blur(float v);\nconstexpr int r = 2;\nfloat b = blur<r>(x);",
+    },
+    CodeInfo {
         code: "E1405",
         name: "unknown-type",
         severity: Severity::Error,

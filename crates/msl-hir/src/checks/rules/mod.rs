@@ -80,6 +80,8 @@ pub(crate) enum Rule {
     NoConversion,
     /// An object of a class initialized in a way no constructor of the class takes.
     NoConstructor,
+    /// A value that must be a constant expression and is not.
+    NotConstant,
 }
 
 impl Rule {
@@ -107,6 +109,7 @@ impl Rule {
             Rule::LocalTextureAccess => "E1608",
             Rule::NoConversion => "E1702",
             Rule::NoConstructor => "E1725",
+            Rule::NotConstant => "E1726",
         }
     }
 
@@ -133,7 +136,8 @@ impl Rule {
             | Rule::LibraryArguments
             | Rule::LocalTextureAccess
             | Rule::NoConversion
-            | Rule::NoConstructor => Severity::Error,
+            | Rule::NoConstructor
+            | Rule::NotConstant => Severity::Error,
         }
     }
 }
@@ -242,8 +246,9 @@ pub(crate) fn check(
     };
     // a branch of an `if constexpr` whose condition is not known may be discarded when
     // the function is compiled: then nothing in the body is sure
+    templates::constexpr_conditions(&mut cx);
     if !infer.undecided.is_empty() {
-        return Vec::new();
+        return cx.out;
     }
     let syntax =
         crate::db::function_green(db, function).as_ref().map(|g| msl_syntax::SyntaxNode::new_root(g.0.clone()));

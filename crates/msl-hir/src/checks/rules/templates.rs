@@ -40,6 +40,295 @@ pub(super) fn check(cx: &mut RuleCx) {
         cx.report(Rule::TemplateArguments, at, message).hint(hint);
     }
     unmatched_calls(cx);
+    deduction(cx);
+    nontype_arguments(cx);
+}
+
+/// E1726: a value template argument of a function template that is a variable whose
+/// value is known only when the program runs (a parameter, a local that is not `const`),
+/// or a floating-point constant for an integer parameter (a narrowing conversion, which
+/// a converted constant expression may not make: [temp.arg.nontype]/2, [expr.const]/5).
+fn nontype_arguments(cx: &mut RuleCx) {
+    let mut found = Vec::new();
+    for e in &cx.body.exprs {
+        let Expr::Call { callee, .. } = e else { continue };
+        let Some(Expr::Path(p)) = cx.body.exprs.get(callee.0 as usize) else { continue };
+        if p.global || p.segments.len() != 1 || !cx.decided(*callee) {
+            continue;
+        }
+        let seg = &p.segments[0];
+        let Some(args) = &seg.args else { continue };
+        let Some((_, g)) = only_template(cx, &seg.name, false) else { continue };
+        let at = cx.range(*callee);
+        for (a, gp) in args.iter().zip(&g.params) {
+            let GenericKind::Value { ty, .. } = &gp.kind else { continue };
+            if gp.pack {
+                break;
+            }
+            let name = match a {
+                TypeArgRef::Type(t) => match &t.base {
+                    TypeBase::Path(path)
+                        if !path.global
+                            && path.segments.len() == 1
+                            && path.segments[0].args.is_none()
+                            && t.ops.is_empty() =>
+                    {
+                        path.segments[0].name.clone()
+                    }
+                    _ => continue,
+                },
+                TypeArgRef::Expr(text) if text.chars().all(|c| c.is_alphanumeric() || c == '_') => text.clone(),
+                _ => continue,
+            };
+            let Some(local) = local_in_scope(cx, &name, at) else { continue };
+            let l = &cx.body.locals[local];
+            let integral = matches!(&ty.base, TypeBase::Builtin(b) if !b.contains("float") && !b.contains("half") && &**b != "auto")
+                || matches!(&ty.base, TypeBase::Path(tp) if tp.segments.len() == 1
+                    && crate::ty::Scalar::from_name(&tp.segments[0].name).is_some_and(|s| !s.is_float()));
+            let local_ty = cx.infer.local_types.get(local).cloned().unwrap_or_else(crate::ty::Ty::unknown);
+            if local_ty.is_uncertain() || !matches!(local_ty.non_reference().strip().kind(), TyKind::Scalar(_)) {
+                continue;
+            }
+            let problem = match l.kind {
+                crate::body::LocalKind::Param => {
+                    format!("`{name}` is a parameter: its value is known only when the function runs")
+                }
+                crate::body::LocalKind::Var if !l.ty.cv.is_const => {
+                    format!("`{name}` is a variable that is not `const`: it is not a constant expression")
+                }
+                crate::body::LocalKind::Var
+                    if integral && matches!(local_ty.strip().kind(), TyKind::Scalar(s) if s.is_float()) =>
+                {
+                    format!(
+                        "`{name}` is a `{}`; an integer template parameter takes no floating-point value",
+                        local_ty.strip()
+                    )
+                }
+                _ => continue,
+            };
+            found.push((at, problem, gp.name.clone()));
+        }
+    }
+    for (at, problem, param) in found {
+        cx.report(Rule::NotConstant, at, format!("the template argument for `{param}` must be a constant: {problem}"))
+            .hint("use a `constexpr` value, or make it a function parameter instead of a template parameter");
+    }
+}
+
+/// The local named `name` in scope at `at` (the innermost one declared before it).
+fn local_in_scope(cx: &RuleCx, name: &str, at: msl_syntax::TextRange) -> Option<usize> {
+    let mut best: Option<(usize, msl_syntax::TextSize)> = None;
+    for (i, l) in cx.body.locals.iter().enumerate() {
+        if &*l.name != name {
+            continue;
+        }
+        let (Some(decl), Some(&end)) = (cx.map.local_ranges.get(i), cx.map.local_scope_ends.get(i)) else { continue };
+        if decl.end() <= at.start() && at.end() <= end && best.is_none_or(|(_, s)| decl.start() > s) {
+            best = Some((i, decl.start()));
+        }
+    }
+    best.map(|(i, _)| i)
+}
+
+/// E1726: `if constexpr` whose condition reads a parameter or a variable that is not
+/// `const` ([stmt.if]/2: the condition is a constant expression). Only where the variable
+/// is an operand of operators (not under `sizeof`, a member access or a call).
+pub(super) fn constexpr_conditions(cx: &mut RuleCx) {
+    let mut found = Vec::new();
+    for s in &cx.body.stmts {
+        let crate::body::Stmt::If { cond: Some(c), constexpr: true, .. } = s else { continue };
+        let mut stack = vec![*c];
+        while let Some(e) = stack.pop() {
+            match cx.body.exprs.get(e.0 as usize) {
+                Some(Expr::Binary { lhs, rhs, .. }) => stack.extend([*lhs, *rhs]),
+                Some(Expr::Unary { expr, op }) if !matches!(op, crate::body::UnaryOp::AddrOf) => stack.push(*expr),
+                Some(Expr::Local(l)) => {
+                    let Some(local) = cx.body.locals.get(l.0 as usize) else { continue };
+                    // an object of a class may convert to a constant (`integral_constant`)
+                    let number = cx.infer.local_types.get(l.0 as usize).is_some_and(|t| {
+                        !t.is_uncertain()
+                            && matches!(t.non_reference().strip().kind(), TyKind::Scalar(_) | TyKind::Vector { .. })
+                    });
+                    if !number {
+                        continue;
+                    }
+                    let runtime = match local.kind {
+                        crate::body::LocalKind::Param => true,
+                        crate::body::LocalKind::Var => !local.ty.cv.is_const,
+                        _ => false,
+                    };
+                    if runtime {
+                        found.push((e, local.name.clone(), local.kind == crate::body::LocalKind::Param));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    for (e, name, param) in found {
+        let at = cx.range(e);
+        let what = if param { "a parameter" } else { "a variable that is not `const`" };
+        cx.report(Rule::NotConstant, at, format!("`if constexpr` needs a constant condition, but `{name}` is {what}"))
+            .hint("use a plain `if`, or make the value a template parameter or a `constexpr` constant");
+    }
+}
+
+/// E1724: a call of the unit's only function template of that name whose template
+/// arguments cannot be deduced ([temp.deduct.call]): a parameter `T` (by value or
+/// reference) given arguments of two types, a template parameter that no parameter
+/// mentions and nothing gives explicitly, an explicit `T` that a non-`const` `T&`
+/// cannot bind to, a pointer parameter in one address space given a pointer into
+/// another. Every argument's type must be sure.
+fn deduction(cx: &mut RuleCx) {
+    let mut found = Vec::new();
+    for (i, e) in cx.body.exprs.iter().enumerate() {
+        let Expr::Call { callee, args } = e else { continue };
+        let call = ExprId(i as u32);
+        let Some(Expr::Path(p)) = cx.body.exprs.get(callee.0 as usize) else { continue };
+        if p.global || p.segments.len() != 1 || !cx.decided(call) {
+            continue;
+        }
+        // a local or a class of that name is no call of the template
+        if matches!(cx.infer.resolutions.get(callee), Some(r) if !matches!(r, crate::infer::Resolution::Def(_))) {
+            continue;
+        }
+        let seg = &p.segments[0];
+        let Some((id, g)) = only_template(cx, &seg.name, false) else { continue };
+        let DefKind::Function(f) = &cx.defs.def(id).kind else { continue };
+        if g.parent.is_some() || g.params.iter().any(|p| p.pack) || f.variadic || cx.defs.owner_class(id).is_some() {
+            continue;
+        }
+        let least = f.params.iter().filter(|p| !p.has_default).count();
+        if !(least..=f.params.len()).contains(&args.len()) {
+            continue;
+        }
+        let types: Vec<crate::ty::Ty> = args.iter().map(|a| cx.infer.type_of(*a).non_reference()).collect();
+        if types.iter().any(|t| t.is_uncertain()) {
+            continue;
+        }
+        let explicit = seg.args.as_deref().unwrap_or(&[]);
+        if explicit.len() > g.params.len() {
+            continue;
+        }
+        if let Some(problem) = deduce(cx, &g, f, explicit, &types) {
+            found.push((*callee, seg.name.clone(), problem));
+        }
+    }
+    for (callee, name, problem) in found {
+        let at = cx.range(callee);
+        cx.report(Rule::NoMatchingCall, at, format!("`{name}` cannot be called with these arguments: {problem}"))
+            .hint("convert the arguments to one type, or give the template arguments explicitly (`f<float>(...)`)");
+    }
+}
+
+/// Why deduction fails, when it surely does.
+fn deduce(
+    cx: &RuleCx,
+    g: &Generics,
+    f: &crate::defs::FunctionData,
+    explicit: &[TypeArgRef],
+    args: &[crate::ty::Ty],
+) -> Option<String> {
+    let mut deduced: Vec<Option<(crate::ty::Ty, usize)>> = vec![None; g.params.len()];
+    for (k, a) in explicit.iter().enumerate() {
+        if let (TypeArgRef::Type(t), GenericKind::Type { .. }) = (a, &g.params[k].kind) {
+            let lowered = t.lower(&crate::infer::Resolver::new(cx.defs, crate::defs::ScopeId::GLOBAL, None)).ty;
+            if lowered.is_uncertain() {
+                return None;
+            }
+            deduced[k] = Some((lowered, usize::MAX));
+        }
+    }
+    for (i, (p, a)) in f.params.iter().zip(args).enumerate() {
+        let TypeBase::Path(path) = &p.ty.base else { continue };
+        if path.global || path.segments.len() != 1 || path.segments[0].args.is_some() {
+            continue;
+        }
+        let Some(k) = g.params.iter().position(|gp| gp.name == path.segments[0].name) else { continue };
+        if !matches!(g.params[k].kind, GenericKind::Type { .. }) {
+            continue;
+        }
+        let a_stripped = a.strip();
+        match p.ty.ops.as_slice() {
+            [] | [TypeRefOp::Reference { rvalue: false }] => {
+                let lvalue_ref = !p.ty.ops.is_empty() && !p.ty.cv.is_const;
+                if !matches!(a_stripped.kind(), TyKind::Scalar(_) | TyKind::Vector { .. } | TyKind::Matrix { .. }) {
+                    continue;
+                }
+                match &deduced[k] {
+                    Some((t, usize::MAX)) if lvalue_ref && t.strip() != a_stripped => {
+                        return Some(format!(
+                            "a `{} &` cannot refer to argument {} of type `{a_stripped}`",
+                            t.strip(),
+                            i + 1
+                        ));
+                    }
+                    Some((t, from)) if *from != usize::MAX && t.strip() != a_stripped => {
+                        return Some(format!(
+                            "`{}` would be `{}` from argument {} but `{a_stripped}` from argument {}",
+                            g.params[k].name,
+                            t.strip(),
+                            from + 1,
+                            i + 1
+                        ));
+                    }
+                    Some(_) => {}
+                    None => deduced[k] = Some((a_stripped, i)),
+                }
+            }
+            [TypeRefOp::Pointer { .. }] => {
+                let (Some(want), TyKind::Pointer { space: Some(have), .. }) = (p.ty.space, a_stripped.kind()) else {
+                    continue;
+                };
+                if want != *have {
+                    return Some(format!(
+                        "argument {} points into `{}` memory, the parameter into `{}` memory",
+                        i + 1,
+                        have.keyword(),
+                        want.keyword()
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+    // parameters nothing gives: not explicit, no default, named by no function parameter
+    for (k, gp) in g.params.iter().enumerate() {
+        let has_default = match &gp.kind {
+            GenericKind::Type { default } => default.is_some(),
+            GenericKind::Value { has_default, .. } => *has_default,
+            GenericKind::Template => return None,
+        };
+        if k < explicit.len() || has_default || deduced[k].is_some() {
+            continue;
+        }
+        if f.params.iter().any(|p| mentions(&p.ty, &gp.name)) {
+            continue;
+        }
+        return Some(format!("nothing gives the template parameter `{}` (no argument has its type)", gp.name));
+    }
+    None
+}
+
+/// Whether a written type names `name` anywhere (in its arguments, array bounds, ...).
+fn mentions(t: &TypeRef, name: &str) -> bool {
+    let in_args = |args: &[TypeArgRef]| {
+        args.iter().any(|a| match a {
+            TypeArgRef::Type(t) => mentions(t, name),
+            TypeArgRef::Expr(text) => text.split(|c: char| !c.is_alphanumeric() && c != '_').any(|w| w == name),
+            TypeArgRef::Value(_) => false,
+        })
+    };
+    let base = match &t.base {
+        TypeBase::Path(p) => p.segments.iter().any(|s| &*s.name == name || s.args.as_deref().is_some_and(in_args)),
+        TypeBase::Builtin(_) => false,
+        _ => true,
+    };
+    base || t.ops.iter().any(|op| match op {
+        TypeRefOp::Array(Some(len)) => format!("{len:?}").contains(name),
+        TypeRefOp::Function { params, .. } => params.iter().any(|p| mentions(p, name)),
+        _ => false,
+    })
 }
 
 type Reports = Vec<(msl_syntax::TextRange, String, String)>;
