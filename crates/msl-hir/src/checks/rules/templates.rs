@@ -42,6 +42,86 @@ pub(super) fn check(cx: &mut RuleCx) {
     unmatched_calls(cx);
     deduction(cx);
     nontype_arguments(cx);
+    deduced_classes(cx);
+}
+
+/// E1723: a class template named without arguments where its arguments cannot be
+/// deduced ([dcl.type.class.deduct], [over.match.class.deduct]): as a parameter's type,
+/// for a variable without an initializer, or with arguments from which no constructor
+/// deduces every parameter (and the template has no deduction guides).
+fn deduced_classes(cx: &mut RuleCx) {
+    let mut found = Vec::new();
+    for (i, l) in cx.body.locals.iter().enumerate() {
+        let TypeBase::Path(p) = &l.ty.base else { continue };
+        if p.global || p.segments.len() != 1 || p.segments[0].args.is_some() || !l.ty.ops.is_empty() {
+            continue;
+        }
+        let name = &*p.segments[0].name;
+        let Some((class, g)) = only_template(cx, name, true) else { continue };
+        if g.parent.is_some() || g.params.iter().any(|p| p.pack) {
+            continue;
+        }
+        if cx.defs.deduction_guides.iter().any(|gd| &*gd.name == name) {
+            continue;
+        }
+        let Some(&at) = cx.map.local_ranges.get(i) else { continue };
+        let problem = match (l.kind, l.init) {
+            (crate::body::LocalKind::Param, _) => {
+                format!("a parameter's type needs the template arguments of `{name}`")
+            }
+            (crate::body::LocalKind::Var, None) => {
+                format!("`{name}` is a template: without an initializer its arguments cannot be deduced")
+            }
+            (crate::body::LocalKind::Var, Some(init)) => {
+                let args: Vec<ExprId> = match cx.body.exprs.get(init.0 as usize) {
+                    Some(Expr::InitList { elems }) => elems.clone(),
+                    _ => vec![init],
+                };
+                let types: Vec<crate::ty::Ty> = args.iter().map(|a| cx.infer.type_of(*a).non_reference()).collect();
+                if types
+                    .iter()
+                    .any(|t| t.is_uncertain() || !matches!(t.strip().kind(), TyKind::Scalar(_) | TyKind::Vector { .. }))
+                {
+                    continue;
+                }
+                let Some(inner) = cx.defs.inner_scope(class) else { continue };
+                let ctors: Vec<&crate::defs::FunctionData> = cx
+                    .defs
+                    .lookup_in(inner, name)
+                    .into_iter()
+                    .filter_map(|c| match &cx.defs.def(c).kind {
+                        DefKind::Function(f) if f.ret.is_none() && !f.qualified && !f.variadic => Some(&**f),
+                        _ => None,
+                    })
+                    .collect();
+                // with no constructor: an aggregate (deduced from its members in C++20, not here)
+                if ctors.is_empty() {
+                    continue;
+                }
+                let fitting: Vec<&&crate::defs::FunctionData> = ctors
+                    .iter()
+                    .filter(|f| {
+                        (f.params.iter().filter(|p| !p.has_default).count()..=f.params.len()).contains(&args.len())
+                    })
+                    .collect();
+                if fitting.is_empty() {
+                    continue;
+                }
+                let reasons: Vec<Option<String>> = fitting.iter().map(|f| deduce(cx, &g, f, &[], &types)).collect();
+                match reasons.iter().find_map(|r| r.clone()) {
+                    Some(reason) if reasons.iter().all(Option::is_some) => {
+                        format!("the arguments of `{name}` cannot be deduced from this initializer: {reason}")
+                    }
+                    _ => continue,
+                }
+            }
+            _ => continue,
+        };
+        found.push((at, problem, name.to_string()));
+    }
+    for (at, problem, name) in found {
+        cx.report(Rule::TemplateArguments, at, problem).hint(format!("write the template arguments: `{name}<...>`"));
+    }
 }
 
 /// E1726: a value template argument of a function template that is a variable whose
@@ -341,6 +421,10 @@ fn only_template(cx: &RuleCx, name: &str, class: bool) -> Option<(DefId, std::sy
     let mut found = None;
     for id in cx.defs.named(name) {
         let d = cx.defs.def(id);
+        // a class's constructors carry its name
+        if class && matches!(&d.kind, DefKind::Function(f) if f.ret.is_none()) && cx.defs.owner_class(id).is_some() {
+            continue;
+        }
         let fits = match &d.kind {
             DefKind::Class { pattern: None, .. } => class,
             DefKind::Function(_) => !class,
@@ -409,15 +493,29 @@ fn class_arguments(cx: &RuleCx, ty: &TypeRef, at: msl_syntax::TextRange, out: &m
         ));
         return;
     }
-    kinds(name, &g, args, at, out);
+    kinds(cx, name, &g, args, at, out);
 }
 
-fn kinds(name: &str, g: &Generics, args: &[TypeArgRef], at: msl_syntax::TextRange, out: &mut Reports) {
+fn kinds(cx: &RuleCx, name: &str, g: &Generics, args: &[TypeArgRef], at: msl_syntax::TextRange, out: &mut Reports) {
     for (k, (a, p)) in args.iter().zip(&g.params).enumerate() {
         if p.pack {
             return;
         }
         match (&p.kind, a) {
+            (GenericKind::Value { .. }, TypeArgRef::Type(t)) if names_type(cx, t) => out.push((
+                at,
+                format!("template argument {} of `{name}` must be a value, not the type `{}`", k + 1, type_text(t)),
+                format!("`{}` is a value parameter", p.name),
+            )),
+            (GenericKind::Template, TypeArgRef::Type(t)) if names_plain_class(cx, t) => out.push((
+                at,
+                format!(
+                    "template argument {} of `{name}` must be a class template, but `{}` is a class",
+                    k + 1,
+                    type_text(t)
+                ),
+                format!("`{}` is a template template parameter: pass a template such as `S` of `template <typename T> struct S`", p.name),
+            )),
             (GenericKind::Type { .. }, TypeArgRef::Value(v)) => out.push((
                 at,
                 format!("template argument {} of `{name}` must be a type, not the value `{v}`", k + 1),
@@ -455,8 +553,41 @@ fn function_arguments(cx: &RuleCx, callee: ExprId, out: &mut Reports) {
             format!("remove the extra arguments of `{name}<...>`"),
         ));
     } else {
-        kinds(name, &g, args, cx.range(callee), out);
+        kinds(cx, name, &g, args, cx.range(callee), out);
     }
+}
+
+/// A single name, as written.
+fn single_name(t: &TypeRef) -> Option<&str> {
+    let TypeBase::Path(p) = &t.base else { return None };
+    (!p.global && p.segments.len() == 1 && p.segments[0].args.is_none() && t.ops.is_empty())
+        .then(|| &*p.segments[0].name)
+}
+
+fn type_text(t: &TypeRef) -> String {
+    single_name(t).map_or_else(|| "type".to_string(), str::to_string)
+}
+
+/// Whether a template argument written as a name surely names a type: a numeric type of
+/// the library, or only classes of the unit (no variable, constant or enumerator).
+fn names_type(cx: &RuleCx, t: &TypeRef) -> bool {
+    let Some(name) = single_name(t) else { return false };
+    let named = cx.defs.named(name);
+    if named.is_empty() {
+        return crate::ty::numeric_type(name).is_some() && !cx.tree.declared.contains(name);
+    }
+    named.iter().all(|&d| matches!(cx.defs.def(d).kind, DefKind::Class { .. }))
+}
+
+/// Whether a template argument names only classes of the unit that are no templates.
+fn names_plain_class(cx: &RuleCx, t: &TypeRef) -> bool {
+    let Some(name) = single_name(t) else { return false };
+    let named = cx.defs.named(name);
+    !named.is_empty()
+        && named.iter().all(|&d| {
+            let data = cx.defs.def(d);
+            matches!(data.kind, DefKind::Class { pattern: None, .. }) && data.generics.is_none()
+        })
 }
 
 fn plural(n: usize) -> &'static str {
