@@ -890,6 +890,17 @@ pub static CODES: &[CodeInfo] = &[
         good: "template <int R> float blur(float v);\nconstexpr int r = 2;\nfloat b = blur<r>(x);",
     },
     CodeInfo {
+        code: "E1727",
+        name: "deleted-function",
+        severity: Severity::Error,
+        summary: "A call that chooses a function declared `= delete`",
+        explanation: "A deleted function takes part in overload resolution like any other, and choosing it \
+                      is an error (C++17 [dcl.fct.def.delete]): classes delete overloads to refuse arguments \
+                      of some types, such as an `int` where only `float` makes sense.",
+        bad: "struct Acc { void set(float v); void set(int) = delete; };\nacc.set(0);",
+        good: "struct Acc { void set(float v); void set(int) = delete; };\nacc.set(0.0f);",
+    },
+    CodeInfo {
         code: "E1405",
         name: "unknown-type",
         severity: Severity::Error,

@@ -89,6 +89,51 @@ pub(super) fn check(cx: &mut RuleCx) {
                 ));
             }
         }
+        // a member function of the class called without an object in a `const` member
+        // function: on `*this`, which is `const` there
+        if let Expr::Path(p) = e
+            && p.segments.len() == 1
+            && called(id)
+            && my_class == Some(class)
+            && let DefKind::Function(f) = &cx.defs.def(named).kind
+            && !f.is_static
+            && !f.is_const
+            && f.ret.is_some()
+            && matches!(&cx.defs.def(me).kind, DefKind::Function(mine) if mine.is_const)
+            && methods(cx, class, &member).iter().all(|c| !c)
+        {
+            reports.push((
+                Rule::ObjectQualifiers,
+                id,
+                format!("`{member}` is not a `const` member function: a `const` member function cannot call it on its object"),
+                format!("declare `{member}` `const` if it does not change the object, or drop `const` from this function"),
+            ));
+        }
+        // a deleted function chosen by a call
+        if called(id)
+            && let DefKind::Function(f) = &cx.defs.def(named).kind
+            && f.deleted
+        {
+            reports.push((
+                Rule::DeletedFunction,
+                id,
+                format!("the overload of `{member}` these arguments choose is deleted"),
+                format!("convert the arguments so that another overload of `{member}` is chosen"),
+            ));
+        }
+        // a member function named but not called
+        if let Expr::Member { .. } = e
+            && !called(id)
+            && matches!(&cx.defs.def(named).kind, DefKind::Function(f) if f.ret.is_some())
+            && used_as_operand(cx, id)
+        {
+            reports.push((
+                Rule::OperandTypes,
+                id,
+                format!("`{member}` is a member function: it must be called to give a value"),
+                format!("write `{member}()`"),
+            ));
+        }
         // the object a member function is called on
         if let Expr::Member { base, arrow, name, .. } = e
             && called(id)
@@ -154,4 +199,13 @@ fn const_object(cx: &RuleCx, e: ExprId) -> bool {
         return true;
     }
     matches!(not_writable(cx, e, 0), Some(NotWritable::Const(_)))
+}
+
+/// Whether `e` is an operand of an arithmetic, comparison or logical operator.
+fn used_as_operand(cx: &RuleCx, e: ExprId) -> bool {
+    cx.body.exprs.iter().any(|x| match x {
+        Expr::Binary { lhs, rhs, .. } => *lhs == e || *rhs == e,
+        Expr::Unary { op, expr } => *expr == e && !matches!(op, crate::body::UnaryOp::AddrOf),
+        _ => false,
+    })
 }

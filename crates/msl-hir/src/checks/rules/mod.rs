@@ -82,6 +82,8 @@ pub(crate) enum Rule {
     NoConstructor,
     /// A value that must be a constant expression and is not.
     NotConstant,
+    /// A call that chooses a deleted function.
+    DeletedFunction,
 }
 
 impl Rule {
@@ -110,6 +112,7 @@ impl Rule {
             Rule::NoConversion => "E1702",
             Rule::NoConstructor => "E1725",
             Rule::NotConstant => "E1726",
+            Rule::DeletedFunction => "E1727",
         }
     }
 
@@ -137,7 +140,8 @@ impl Rule {
             | Rule::LocalTextureAccess
             | Rule::NoConversion
             | Rule::NoConstructor
-            | Rule::NotConstant => Severity::Error,
+            | Rule::NotConstant
+            | Rule::DeletedFunction => Severity::Error,
         }
     }
 }
