@@ -69,7 +69,15 @@ pub fn check_function<'db>(db: &'db dyn Db, function: FunctionId<'db>) -> Arc<Ve
     }
     // the rules on the semantic model
     let complete = cx.unit_complete && !cx.context.member_with_bases;
-    cx.out.extend(rules::check(db, function, checkable, complete));
+    // a finding of the model that a check on the syntax made already (same code, same
+    // place) is reported once
+    let found = rules::check(db, function, checkable, complete);
+    let seen: Vec<(&'static str, TextRange)> = cx.out.iter().map(|d| (d.code, d.range)).collect();
+    cx.out.extend(found.into_iter().filter(|d| {
+        !seen
+            .iter()
+            .any(|(code, range)| *code == d.code && (range.contains_range(d.range) || d.range.contains_range(*range)))
+    }));
     Arc::new(cx.out)
 }
 
@@ -244,6 +252,7 @@ impl Checker<'_> {
         }
         if f.body().is_some() {
             self.early_fragment_tests(f, stage);
+            self.defaults_naming_parameters(f);
         }
         self.walk_body(f.syntax());
     }
@@ -1577,6 +1586,43 @@ impl Checker<'_> {
                         bindings.insert((class, index), pname.clone());
                     }
                 }
+            }
+        }
+    }
+
+    /// E1401: a default argument that names a parameter of its function ([dcl.fct.default]/9:
+    /// parameters are not values when the default is evaluated), outside `sizeof` and
+    /// `decltype`.
+    fn defaults_naming_parameters(&mut self, f: &ast::Function) {
+        let Some(list) = f.param_list() else { return };
+        let params: Vec<ast::Param> = list.params().collect();
+        let names: Vec<String> = params.iter().filter_map(|p| p.name().map(|n| n.text())).collect();
+        for p in &params {
+            let Some(eq) = p.syntax().children_with_tokens().find(|e| e.kind() == SyntaxKind::EQ) else { continue };
+            let after = eq.text_range().end();
+            for path in p.syntax().descendants().filter_map(ast::PathExpr::cast) {
+                if path.syntax().text_range().start() < after || path.is_qualified() {
+                    continue;
+                }
+                let Some(tok) = path.name() else { continue };
+                let unevaluated = path.syntax().ancestors().any(|a| {
+                    matches!(
+                        a.kind(),
+                        SyntaxKind::SIZEOF_EXPR
+                            | SyntaxKind::DECLTYPE_TYPE
+                            | SyntaxKind::DECLTYPE_EXPR
+                            | SyntaxKind::LAMBDA_EXPR
+                    )
+                });
+                if unevaluated || !names.iter().any(|n| n == tok.text()) {
+                    continue;
+                }
+                self.report_range(
+                    tok.text_range(),
+                    "E1401",
+                    format!("a default argument cannot use the parameter `{}`", tok.text()),
+                    Some("give the default as a constant, or compute it in the body from a sentinel value".into()),
+                );
             }
         }
     }

@@ -361,6 +361,18 @@ pub static CODES: &[CodeInfo] = &[
         good: "struct S { float f(float x) const; };\nfloat S::f(float x) const { return x; }",
     },
     CodeInfo {
+        code: "E1410",
+        name: "function-partial-specialization",
+        severity: Severity::Error,
+        summary: "A function template written as a partial specialization",
+        explanation: "Only class templates can be partially specialized (C++17 [temp.fct.spec]); a \
+                      function template with parameters of its own and template arguments after its \
+                      name is rejected. Overload the function instead, or forward to a class template \
+                      that is specialized.",
+        bad: "template <typename B, uint A> float extent(B b);\ntemplate <typename B> float extent<B, 1>(B b);",
+        good: "template <typename B, uint A> float extent(B b);\ntemplate <typename B> float extent_y(B b);",
+    },
+    CodeInfo {
         code: "E1402",
         name: "library-call-arity",
         severity: Severity::Error,

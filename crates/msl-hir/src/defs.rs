@@ -44,6 +44,9 @@ pub struct Defs {
     pub non_public: Vec<DefId>,
     /// Classes that declare friends (their private members may be used elsewhere).
     pub befriended: Vec<DefId>,
+    /// Class templates declared without a definition (`template <...> struct S;`), by name:
+    /// such a declaration may give default arguments the definition does not repeat.
+    pub declared_templates: Vec<Arc<str>>,
 }
 
 /// A deduction guide: the class template it is for (by name, in `scope`), its
@@ -582,6 +585,7 @@ pub fn collect_with_source(root: &SyntaxNode) -> (Defs, DefSourceMap) {
             deduction_guides: Vec::new(),
             non_public: Vec::new(),
             befriended: Vec::new(),
+            declared_templates: Vec::new(),
         },
         node: 0,
         in_specifiers: 0,
@@ -659,6 +663,9 @@ impl Collector {
             SyntaxKind::NAMESPACE => self.namespace(node, scope),
             SyntaxKind::DECL_LIST | SyntaxKind::LINKAGE_SPEC | SyntaxKind::ERROR => self.items(node, scope, generics),
             SyntaxKind::TEMPLATE_DECL => {
+                if let Some(name) = forward_class_name(node) {
+                    self.defs.declared_templates.push(Arc::from(name));
+                }
                 let own = template_params(node, generics);
                 for c in node.children().filter(|c| c.kind() != SyntaxKind::TEMPLATE_PARAM_LIST) {
                     self.item(&c, scope, Some(&own));
@@ -1177,6 +1184,19 @@ impl Collector {
             }
         }
     }
+}
+
+/// The name a template declaration declares a class by, without defining it
+/// (`template <typename T> struct S;`).
+pub(crate) fn forward_class_name(template: &SyntaxNode) -> Option<String> {
+    let var = template.children().find(|c| c.kind() == SyntaxKind::VAR_DECL)?;
+    if var.children().any(|c| c.kind() == SyntaxKind::INIT_DECLARATOR) {
+        return None;
+    }
+    let spec = var.children().find(|c| c.kind() == SyntaxKind::DECL_SPECIFIERS)?;
+    let elaborated = spec.children().find(|c| c.kind() == SyntaxKind::ELABORATED_TYPE)?;
+    let name = elaborated.children().find(|c| c.kind() == SyntaxKind::NAME)?;
+    Some(name.text().to_string().trim().to_string())
 }
 
 /// The template parameters of a TEMPLATE_DECL, under those of an enclosing template.

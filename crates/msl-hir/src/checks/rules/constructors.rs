@@ -52,11 +52,21 @@ pub(super) fn check(cx: &mut RuleCx, syntax: Option<&SyntaxNode>) {
             _ if !is_array => t.strip(),
             _ => continue,
         };
+        let Some(&name_range) = cx.map.local_ranges.get(i) else { continue };
+        if let (TyKind::Scalar(target), false, Some(init)) = (class_ty.kind(), is_array, l.init)
+            && form_of(syntax, name_range, true) == Form::Braces
+            && !designated(syntax, name_range)
+        {
+            let elems = braced_elements(cx, init);
+            if let [one] = elems.as_slice() {
+                narrowing(cx, *one, *target);
+            }
+            continue;
+        }
         let TyKind::Class { def, args, .. } = class_ty.kind() else { continue };
         if !args.is_empty() || !known_class(cx, *def) {
             continue;
         }
-        let Some(&name_range) = cx.map.local_ranges.get(i) else { continue };
         let form = form_of(syntax, name_range, l.init.is_some());
         if is_array && form != Form::Default {
             continue;
@@ -76,7 +86,15 @@ pub(super) fn check(cx: &mut RuleCx, syntax: Option<&SyntaxNode>) {
             Form::Default => default_construction(cx, *def, name_range),
             Form::Paren => paren_construction(cx, *def, name_range, &args),
             Form::Copy => copy_construction(cx, *def, name_range, &args),
-            Form::Braces => {}
+            Form::Braces => {
+                if let Some(init) = l.init
+                    && constructors(cx, *def).is_empty()
+                    && !designated(syntax, name_range)
+                {
+                    let elems = braced_elements(cx, init);
+                    aggregate(cx, *def, &elems);
+                }
+            }
         }
     }
 }
@@ -368,6 +386,105 @@ fn member_initializers(cx: &mut RuleCx, syntax: &SyntaxNode) {
                 at,
                 c,
             ));
+        }
+    }
+}
+
+/// The values of a brace initializer.
+fn braced_elements(cx: &RuleCx, init: crate::body::ExprId) -> Vec<crate::body::ExprId> {
+    match cx.body.exprs.get(init.0 as usize) {
+        Some(Expr::InitList { elems }) => elems.clone(),
+        _ => vec![init],
+    }
+}
+
+/// Whether the local's initializer names members (`{ .x = 1 }`).
+fn designated(syntax: &SyntaxNode, name_range: TextRange) -> bool {
+    let Some(tok) = syntax.covering_element(name_range).into_token() else { return true };
+    let Some(decl) = tok.parent_ancestors().find(|a| a.kind() == SyntaxKind::INIT_DECLARATOR) else { return true };
+    decl.descendants().any(|d| d.kind() == SyntaxKind::DESIGNATED_INIT)
+}
+
+/// E1702: a floating-point value in braces for an integer ([dcl.init.list]/7: a
+/// narrowing conversion, which braces forbid even for constants).
+fn narrowing(cx: &mut RuleCx, e: crate::body::ExprId, target: crate::ty::Scalar) -> bool {
+    let Some(t) = Some(cx.infer.type_of(e).non_reference()).filter(|t| !t.is_uncertain()) else { return false };
+    let stripped = t.strip();
+    let TyKind::Scalar(from) = stripped.kind() else { return false };
+    if !(from.is_float() && !target.is_float() && target.name() != "bool") {
+        return false;
+    }
+    let at = cx.range(e);
+    cx.report(
+        Rule::NoConversion,
+        at,
+        format!("a `{}` in braces cannot become a `{}`: the conversion narrows", from.name(), target.name()),
+    )
+    .hint(format!("convert it explicitly: `{}(...)`", target.name()));
+    true
+}
+
+/// An aggregate (a class without constructors) initialized with braces: more values than
+/// members, a value of a class where a member is a number, or a narrowing conversion.
+/// Only classes whose members are all numbers are judged, with values that each fill one
+/// member (a scalar for a vector member could be spread over its components).
+fn aggregate(cx: &mut RuleCx, def: DefId, elems: &[crate::body::ExprId]) {
+    let DefKind::Class { fields, inner, key, .. } = &cx.defs.def(def).kind else { return };
+    if *key == crate::defs::ClassKey::Union || fields.is_empty() {
+        return;
+    }
+    let resolver = crate::infer::Resolver::new(cx.defs, *inner, None);
+    let mut types = Vec::new();
+    for &f in fields {
+        let DefKind::Field(data) = &cx.defs.def(f).kind else { return };
+        if data.name.is_empty() {
+            return;
+        }
+        let t = data.ty.lower(&resolver).ty;
+        if t.is_uncertain()
+            || !matches!(t.strip().kind(), TyKind::Scalar(_) | TyKind::Vector { .. } | TyKind::Matrix { .. })
+        {
+            return;
+        }
+        types.push(t.strip());
+    }
+    let values: Vec<Ty> = elems.iter().map(|e| cx.infer.type_of(*e).non_reference()).collect();
+    if values.iter().any(Ty::is_uncertain) || elems.iter().any(|e| !cx.decided(*e)) {
+        return;
+    }
+    let name = cx.defs.def(def).name.clone();
+    for (k, (e, v)) in elems.iter().zip(&values).enumerate() {
+        let v = v.strip();
+        let Some(field) = types.get(k) else {
+            let at = cx.range(*e);
+            cx.report(
+                Rule::ExtraInitializer,
+                at,
+                format!(
+                    "`{name}` has {} member{}; this value has none left to initialize",
+                    types.len(),
+                    if types.len() == 1 { "" } else { "s" }
+                ),
+            )
+            .hint("remove the extra value, or add the member it is meant for");
+            return;
+        };
+        match (field.kind(), v.kind()) {
+            (TyKind::Scalar(target), TyKind::Scalar(_)) => {
+                if narrowing(cx, *e, *target) {
+                    return;
+                }
+            }
+            (_, TyKind::Class { .. }) if plain_class(cx, &v) => {
+                let at = cx.range(*e);
+                cx.report(Rule::NoConversion, at, format!("a `{v}` cannot initialize a member of type `{field}`"))
+                    .hint("pass the member of it that is meant");
+                return;
+            }
+            // a value that fills the member exactly
+            _ if *field == v => {}
+            // a scalar may be spread over a vector's components: not judged further
+            _ => return,
         }
     }
 }

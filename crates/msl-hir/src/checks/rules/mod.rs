@@ -84,6 +84,8 @@ pub(crate) enum Rule {
     NotConstant,
     /// A call that chooses a deleted function.
     DeletedFunction,
+    /// A brace initializer with more values than the aggregate has members.
+    ExtraInitializer,
 }
 
 impl Rule {
@@ -113,6 +115,7 @@ impl Rule {
             Rule::NoConstructor => "E1725",
             Rule::NotConstant => "E1726",
             Rule::DeletedFunction => "E1727",
+            Rule::ExtraInitializer => "E1709",
         }
     }
 
@@ -141,7 +144,8 @@ impl Rule {
             | Rule::NoConversion
             | Rule::NoConstructor
             | Rule::NotConstant
-            | Rule::DeletedFunction => Severity::Error,
+            | Rule::DeletedFunction
+            | Rule::ExtraInitializer => Severity::Error,
         }
     }
 }

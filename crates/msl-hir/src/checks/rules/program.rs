@@ -34,6 +34,7 @@ pub fn check_program(db: &dyn Db, unit: crate::Unit) -> Arc<Vec<HirDiagnostic>> 
     let mut cx = Program { defs, sources, root: &root, out: Vec::new() };
     cx.functions();
     cx.scopes();
+    cx.templates();
     cx.out.sort_by_key(|d| (d.range.start(), d.code));
     cx.out.dedup_by(|a, b| a.range == b.range && a.code == b.code);
     Arc::new(cx.out)
@@ -283,6 +284,90 @@ impl Program<'_> {
                 );
             }
         }
+    }
+
+    /// E1407 for a class template's default template arguments given again by a second
+    /// declaration ([temp.param]/12); E1410 for a function template written like a partial
+    /// specialization ([temp.fct.spec]: only class templates have those).
+    fn templates(&mut self) {
+        use msl_syntax::ast::TemplateParam;
+        let mut defaults: FxHashMap<(TextRange, String), Vec<bool>> = FxHashMap::default();
+        let root = self.root.clone();
+        for decl in root.descendants().filter(|n| n.kind() == SyntaxKind::TEMPLATE_DECL) {
+            let Some(list) = decl.children().find_map(msl_syntax::ast::TemplateParamList::cast) else { continue };
+            let params: Vec<TemplateParam> = list.params().collect();
+            let flags: Vec<bool> = params
+                .iter()
+                .map(|p| match p {
+                    TemplateParam::Type(t) => t.default().is_some(),
+                    TemplateParam::NonType(n) => n.default().is_some(),
+                    TemplateParam::Template(_) => false,
+                })
+                .collect();
+            let parent = decl.parent().map_or_else(|| decl.text_range(), |p| p.text_range());
+            if let Some(name) = crate::defs::forward_class_name(&decl) {
+                self.template_defaults(&mut defaults, (parent, name), flags, list.syntax().text_range());
+                continue;
+            }
+            let Some(item) = decl.children().find(|c| matches!(c.kind(), SyntaxKind::STRUCT | SyntaxKind::FUNCTION))
+            else {
+                continue;
+            };
+            if item.descendants().any(|d| d.kind() == SyntaxKind::ERROR) {
+                continue;
+            }
+            if item.kind() == SyntaxKind::FUNCTION {
+                let Some(f) = msl_syntax::ast::Function::cast(item.clone()) else { continue };
+                let Some(name) = f.name() else { continue };
+                // (a qualified name's arguments may be its class's: `Cell<T>::as`)
+                let qualified = name.syntax().descendants_with_tokens().any(|d| d.kind() == SyntaxKind::COLON2);
+                let specialized =
+                    !qualified && name.syntax().descendants().any(|d| d.kind() == SyntaxKind::TEMPLATE_ARG_LIST);
+                if specialized && !params.is_empty() {
+                    self.report(
+                        "E1410",
+                        name.syntax().text_range(),
+                        "a function template cannot be partially specialized".to_string(),
+                        "write an overload instead (a function template with its own parameters), or dispatch to a class template",
+                        None,
+                    );
+                }
+                continue;
+            }
+            let Some(s) = msl_syntax::ast::Struct::cast(item) else { continue };
+            let Some(name) = s.name() else { continue };
+            if name.syntax().descendants().any(|d| d.kind() == SyntaxKind::TEMPLATE_ARG_LIST) {
+                continue;
+            }
+            self.template_defaults(&mut defaults, (parent, name.text()), flags, list.syntax().text_range());
+        }
+    }
+
+    /// Records the defaults a declaration of a class template gives; E1407 when an earlier
+    /// declaration gave one for the same parameter.
+    fn template_defaults(
+        &mut self,
+        seen: &mut FxHashMap<(TextRange, String), Vec<bool>>,
+        key: (TextRange, String),
+        flags: Vec<bool>,
+        at: TextRange,
+    ) {
+        if let Some(before) = seen.get(&key) {
+            if before.len() == flags.len() && before.iter().zip(&flags).any(|(a, b)| *a && *b) {
+                self.report(
+                    "E1407",
+                    at,
+                    format!(
+                        "the default template arguments of `{}` are already given by an earlier declaration",
+                        key.1
+                    ),
+                    "give each default once: remove them here, or from the earlier declaration",
+                    None,
+                );
+            }
+            return;
+        }
+        seen.insert(key, flags);
     }
 
     /// Classes, variables, enumerators and data members declared twice in a scope.

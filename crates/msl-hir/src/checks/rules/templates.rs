@@ -415,7 +415,7 @@ type Reports = Vec<(msl_syntax::TextRange, String, String)>;
 
 /// The only definition named `name` in the unit, when it is a template of the kind asked.
 fn only_template(cx: &RuleCx, name: &str, class: bool) -> Option<(DefId, std::sync::Arc<Generics>)> {
-    if crate::ty::numeric_type(name).is_some() {
+    if crate::ty::numeric_type(name).is_some() || cx.defs.declared_templates.iter().any(|n| &**n == name) {
         return None;
     }
     let mut found = None;
