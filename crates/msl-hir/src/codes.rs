@@ -373,6 +373,17 @@ pub static CODES: &[CodeInfo] = &[
         good: "template <typename B, uint A> float extent(B b);\ntemplate <typename B> float extent_y(B b);",
     },
     CodeInfo {
+        code: "E1411",
+        name: "incomplete-member-type",
+        severity: Severity::Error,
+        summary: "A data member whose class is defined only later in the file",
+        explanation: "A member held by value needs its type's size, so the type must be defined before the \
+                      class that contains it (C++17 [class.mem]); a forward declaration (`struct B;`) is not \
+                      enough. Move the definition up, or hold the member through a pointer.",
+        bad: "struct B;\nstruct A { B box; };\nstruct B { float3 lo, hi; };",
+        good: "struct B { float3 lo, hi; };\nstruct A { B box; };",
+    },
+    CodeInfo {
         code: "E1402",
         name: "library-call-arity",
         severity: Severity::Error,

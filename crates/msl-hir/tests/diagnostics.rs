@@ -12,7 +12,7 @@ use msl_hir::Analysis;
 use msl_syntax::{LineIndex, Severity};
 
 /// Mistakes that must be reported on their line, in percent (measured, rounded down).
-const REPORTED_FLOOR: f64 = 96.0;
+const REPORTED_FLOOR: f64 = 97.0;
 
 fn errors_by_line(path: &Path, text: &str) -> Vec<(u32, String)> {
     let mut analysis = Analysis::new(msl_hir::RootDatabase::default());

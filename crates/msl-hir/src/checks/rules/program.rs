@@ -35,6 +35,7 @@ pub fn check_program(db: &dyn Db, unit: crate::Unit) -> Arc<Vec<HirDiagnostic>> 
     cx.functions();
     cx.scopes();
     cx.templates();
+    cx.incomplete_fields();
     cx.out.sort_by_key(|d| (d.range.start(), d.code));
     cx.out.dedup_by(|a, b| a.range == b.range && a.code == b.code);
     Arc::new(cx.out)
@@ -368,6 +369,53 @@ impl Program<'_> {
             return;
         }
         seen.insert(key, flags);
+    }
+
+    /// E1411: a data member whose class type is defined only after the member's class
+    /// ([class.mem]/13: a data member's type must be complete where it is declared; a
+    /// forward declaration does not make it so).
+    fn incomplete_fields(&mut self) {
+        let lib = msl_stdlib::Stdlib::get();
+        for (i, d) in self.defs.defs.iter().enumerate() {
+            let DefKind::Field(field) = &d.kind else { continue };
+            let crate::ty::TypeBase::Path(p) = &field.ty.base else { continue };
+            if p.global || p.segments.len() != 1 || p.segments[0].args.is_some() || !field.ty.ops.is_empty() {
+                continue;
+            }
+            let id = DefId(i as u32);
+            let Some(class) = self.defs.owner_class(id) else { continue };
+            let class_data = self.defs.def(class);
+            if d.generics.is_some()
+                || class_data.generics.is_some()
+                || !matches!(self.defs.scope(class_data.scope).kind, ScopeKind::Namespace | ScopeKind::Global)
+            {
+                continue;
+            }
+            let name = &*p.segments[0].name;
+            if !lib.lookup(name).is_empty() || lib.type_named(name).is_some() || crate::ty::numeric_type(name).is_some()
+            {
+                continue;
+            }
+            let named = self.defs.named(name);
+            let later = !named.is_empty()
+                && named.iter().all(|&n| {
+                    let nd = self.defs.def(n);
+                    matches!(nd.kind, DefKind::Class { .. })
+                        && matches!(self.defs.scope(nd.scope).kind, ScopeKind::Namespace | ScopeKind::Global)
+                        && nd.node > d.node
+                });
+            if !later || !self.sound(id) {
+                continue;
+            }
+            let Some(at) = self.sources.get(id).map(|s| s.full) else { continue };
+            self.report(
+                "E1411",
+                at,
+                format!("`{name}` is not defined yet here: a member of it by value needs its definition"),
+                "move the definition of the class above this one, or hold it through a pointer",
+                None,
+            );
+        }
     }
 
     /// Classes, variables, enumerators and data members declared twice in a scope.

@@ -34,6 +34,11 @@ pub(super) fn check(cx: &mut RuleCx, syntax: Option<&SyntaxNode>) {
             continue;
         }
         let name = &*p.segments[0].name;
+        if let Some(&name_range) = cx.map.local_ranges.get(i)
+            && nested_elsewhere(cx, syntax, name_range, name, &mut reported)
+        {
+            continue;
+        }
         let known = cx.tree.types.contains(name)
             || cx.tree.typedefs.contains_key(name)
             || cx.tree.declared.contains(name)
@@ -232,7 +237,12 @@ fn qualified(
             DefKind::Class { bases, pattern: None, .. } => bases.is_empty() && data.generics.is_none(),
             _ => false,
         };
-        if !plain || cx.defs.inner_scope(d).is_some_and(|s| !cx.defs.lookup_in(s, name).is_empty()) {
+        if !plain {
+            return;
+        }
+        let found = cx.defs.inner_scope(d).map(|s| cx.defs.lookup_in(s, name)).unwrap_or_default();
+        if !found.is_empty() {
+            private_nested(cx, syntax, name_range, d, name, &found, reported);
             return;
         }
     }
@@ -243,4 +253,89 @@ fn qualified(
     reported.push(at);
     cx.report(Rule::UnknownType, at, format!("`{outer}` declares no type `{name}`"))
         .hint(format!("check where `{name}` is declared and qualify it with that scope"));
+}
+
+/// E1405: a type named without its class where only classes declare it (a nested class
+/// or alias, [class.nest]); the function is no member of those classes.
+fn nested_elsewhere(
+    cx: &mut RuleCx,
+    syntax: &SyntaxNode,
+    name_range: TextRange,
+    name: &str,
+    reported: &mut Vec<TextRange>,
+) -> bool {
+    let named = cx.defs.named(name);
+    let lib = msl_stdlib::Stdlib::get();
+    if named.is_empty()
+        || !lib.lookup(name).is_empty()
+        || lib.type_named(name).is_some()
+        || cx.tree.typedefs.contains_key(name)
+    {
+        return false;
+    }
+    let mut owners = Vec::new();
+    for &d in &named {
+        let data = cx.defs.def(d);
+        if !matches!(data.kind, DefKind::Class { .. } | DefKind::Enum { .. } | DefKind::Alias { .. }) {
+            return false;
+        }
+        let Some(owner) = cx.defs.owner_class(d) else { return false };
+        owners.push(owner);
+    }
+    // a member function of one of them (or of a class nested in one) sees the name
+    if let Some(me) = cx.def
+        && owners.iter().any(|&o| {
+            cx.defs
+                .inner_scope(o)
+                .is_some_and(|inner| cx.defs.enclosing_scopes(cx.defs.def(me).scope).any(|s| s == inner))
+        })
+    {
+        return false;
+    }
+    let Some(at) = type_name_range(syntax, name_range, name) else { return false };
+    if reported.contains(&at) {
+        return true;
+    }
+    reported.push(at);
+    let owner = cx.defs.qualified_name(owners[0]);
+    let qualified = format!("{owner}::{name}");
+    cx.report(Rule::UnknownType, at, format!("`{name}` is declared inside `{owner}`: name it `{qualified}`"))
+        .hint(format!("write `{qualified}`"))
+        .fix(crate::checks::Fix::replace(format!("Change to `{qualified}`"), at, qualified.clone()));
+    true
+}
+
+/// E1720: `C::T` where `T` is a private or protected member type of `C` and the function
+/// is neither a member of `C` nor may be its friend.
+fn private_nested(
+    cx: &mut RuleCx,
+    syntax: &SyntaxNode,
+    name_range: TextRange,
+    class: crate::ty::DefId,
+    name: &str,
+    found: &[crate::ty::DefId],
+    reported: &mut Vec<TextRange>,
+) {
+    if !matches!(cx.defs.def(class).kind, DefKind::Class { .. })
+        || !found.iter().all(|&d| cx.defs.is_non_public(d))
+        || cx.defs.befriended.contains(&class)
+    {
+        return;
+    }
+    if let Some(me) = cx.def
+        && cx
+            .defs
+            .inner_scope(class)
+            .is_some_and(|inner| cx.defs.enclosing_scopes(cx.defs.def(me).scope).any(|s| s == inner))
+    {
+        return;
+    }
+    let Some(at) = type_name_range(syntax, name_range, name) else { return };
+    if reported.contains(&at) {
+        return;
+    }
+    reported.push(at);
+    let class_name = cx.defs.qualified_name(class);
+    cx.report(Rule::Inaccessible, at, format!("`{name}` is a private type of `{class_name}`"))
+        .hint(format!("declare `{name}` after `public:` in `{class_name}`, or use it only inside the class"));
 }
