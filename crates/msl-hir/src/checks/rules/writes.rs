@@ -124,6 +124,18 @@ pub(super) fn not_writable(cx: &RuleCx, e: ExprId, depth: u32) -> Option<NotWrit
                 None
             }
         }
+        Expr::Member { base, arrow: false, name, .. }
+            if matches!(cx.infer.resolutions.get(&e), Some(Resolution::Swizzle))
+                && matches!(cx.infer.type_of(*base).non_reference().strip().kind(), TyKind::Vector { .. }) =>
+        {
+            // components of a vector that is `const` here
+            match not_writable(cx, *base, depth + 1) {
+                Some(NotWritable::Const(_)) => {
+                    Some(NotWritable::Const(format!("`.{name}` selects components of a vector that is `const` here")))
+                }
+                _ => None,
+            }
+        }
         Expr::Member { base, arrow, name, .. } => {
             if !field(cx, e) {
                 return None;
