@@ -673,6 +673,29 @@ fn findings_of(
         if severity == Severity::Note && !verbose {
             continue;
         }
+        // the line index of every file a related place is in (built once per file)
+        for (f, _, _) in related {
+            if let Some(rf) = parse.files().get(*f as usize)
+                && let Some(slot) = per_file.get_mut(*f as usize)
+            {
+                slot.get_or_insert_with(|| (LineIndex::new(&rf.text), Suppressions::scan(&rf.text)));
+            }
+        }
+        let related: Vec<output::RelatedPlace> = related
+            .iter()
+            .filter_map(|(file, range, message)| {
+                let f = parse.files().get(*file as usize)?;
+                let (index, _) = per_file.get(*file as usize)?.as_ref()?;
+                let lc = index.line_col(range.start());
+                let line = &f.text[index.line_range(lc.line, &f.text)];
+                Some(output::RelatedPlace {
+                    path: display_path(&f.path, cwd),
+                    line: lc.line + 1,
+                    column: char_col(line, lc.col) + 1,
+                    message: message.clone(),
+                })
+            })
+            .collect();
         let (index, suppressions) = per_file[d.file as usize]
             .get_or_insert_with(|| (LineIndex::new(&file.text), Suppressions::scan(&file.text)));
         let start = index.line_col(d.range.start());
@@ -693,21 +716,7 @@ fn findings_of(
             message: d.message.clone(),
             hint: hint.clone(),
             line_text,
-            related: related
-                .iter()
-                .filter_map(|(file, range, message)| {
-                    let f = parse.files().get(*file as usize)?;
-                    let index = LineIndex::new(&f.text);
-                    let lc = index.line_col(range.start());
-                    let line = &f.text[index.line_range(lc.line, &f.text)];
-                    Some(output::RelatedPlace {
-                        path: display_path(&f.path, cwd),
-                        line: lc.line + 1,
-                        column: char_col(line, lc.col) + 1,
-                        message: message.clone(),
-                    })
-                })
-                .collect(),
+            related,
         });
     }
     // suppressions without a reason

@@ -26,6 +26,9 @@ use crate::db::Db;
 use crate::defs::{DefKind, DefSourceMap, Defs, FunctionData, ScopeId, ScopeKind};
 use crate::ty::DefId;
 
+/// How many earlier declarations of a name a declaration is compared with.
+const EARLIER: usize = 16;
+
 #[salsa::tracked(returns(ref))]
 pub fn check_program(db: &dyn Db, unit: crate::Unit) -> Arc<Vec<HirDiagnostic>> {
     let parse = crate::db::parse_unit(db, unit);
@@ -92,13 +95,16 @@ impl Program<'_> {
     /// among them.
     fn functions(&mut self) {
         let mut groups: FxHashMap<(ScopeId, &str), Vec<DefId>> = FxHashMap::default();
+        // the definitions declared under their name in their scope
+        let declared_ids: rustc_hash::FxHashSet<DefId> =
+            self.defs.scopes.iter().flat_map(|s| s.names.values().flatten().copied()).collect();
         for (i, d) in self.defs.defs.iter().enumerate() {
             let id = DefId(i as u32);
             let DefKind::Function(f) = &d.kind else { continue };
             if d.name.is_empty() || d.generics.is_some() {
                 continue;
             }
-            let declared = self.defs.scope(d.scope).names.get(&*d.name).is_some_and(|v| v.contains(&id));
+            let declared = declared_ids.contains(&id);
             if declared || (f.qualified && self.defs.scope(d.scope).kind == ScopeKind::Class) {
                 groups.entry((d.scope, &d.name)).or_default().push(id);
             }
@@ -117,7 +123,9 @@ impl Program<'_> {
             self.entry_overloads(name, &ids);
             for (k, &later) in ids.iter().enumerate().skip(1) {
                 let DefKind::Function(b) = &self.defs.def(later).kind else { continue };
-                for &earlier in &ids[..k] {
+                // the first declarations only: a name declared thousands of times (generated
+                // code) stays linear
+                for &earlier in ids[..k].iter().take(EARLIER) {
                     let DefKind::Function(a) = &self.defs.def(earlier).kind else { continue };
                     if !same_parameters(a, b) || !self.sound(earlier) || !self.sound(later) {
                         continue;
@@ -209,6 +217,7 @@ impl Program<'_> {
             let DefKind::Function(b) = &self.defs.def(later).kind else { continue };
             let differs = entries[..k]
                 .iter()
+                .take(EARLIER)
                 .any(|&e| matches!(&self.defs.def(e).kind, DefKind::Function(a) if !same_parameters(a, b)));
             if differs && self.sound(later) {
                 let (Some(at), first) = (self.name_range(later), self.name_range(entries[0])) else { continue };
@@ -430,7 +439,8 @@ impl Program<'_> {
                 ids.dedup();
                 ids.sort_by_key(|&id| self.sources.get(id).map(|x| x.name.start()));
                 for (k, &later) in ids.iter().enumerate().skip(1) {
-                    let clash = ids[..k].iter().copied().find(|&earlier| self.clash(scope_id, earlier, later));
+                    let clash =
+                        ids[..k].iter().take(EARLIER).copied().find(|&earlier| self.clash(scope_id, earlier, later));
                     if let Some(earlier) = clash
                         && let Some(at) = self.name_range(later)
                         && self.sound(earlier)

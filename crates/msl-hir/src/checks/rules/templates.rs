@@ -57,6 +57,13 @@ fn deduced_classes(cx: &mut RuleCx) {
             continue;
         }
         let name = &*p.segments[0].name;
+        // the model lowers the name to a template without arguments
+        let template = cx.infer.local_types.get(i).is_some_and(|t| {
+            matches!(t.non_reference().strip().kind(), TyKind::Class { def, .. } if cx.defs.def(*def).generics.is_some())
+        });
+        if !template && !cx.tree.types.contains(name) {
+            continue;
+        }
         let Some((class, g)) = only_template(cx, name, true) else { continue };
         if g.parent.is_some() || g.params.iter().any(|p| p.pack) {
             continue;
@@ -268,9 +275,11 @@ fn deduction(cx: &mut RuleCx) {
         if p.global || p.segments.len() != 1 || !cx.decided(call) {
             continue;
         }
-        // a local or a class of that name is no call of the template
-        if matches!(cx.infer.resolutions.get(callee), Some(r) if !matches!(r, crate::infer::Resolution::Def(_))) {
-            continue;
+        // a call the model resolved to a function template, or did not resolve
+        match cx.infer.resolutions.get(callee) {
+            Some(crate::infer::Resolution::Def(d)) if cx.defs.def(*d).generics.is_some() => {}
+            None if cx.infer.unresolved_calls.contains(&call) => {}
+            _ => continue,
         }
         let seg = &p.segments[0];
         let Some((id, g)) = only_template(cx, &seg.name, false) else { continue };

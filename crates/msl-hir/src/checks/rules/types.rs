@@ -107,6 +107,9 @@ fn declares_types(syntax: &SyntaxNode) -> bool {
 /// The types of the unit named `name`, when every declaration of the name is a type of a
 /// namespace (or of the global scope).
 fn namespace_types(cx: &RuleCx, name: &str) -> Option<Vec<crate::ty::DefId>> {
+    if !cx.tree.types.contains(name) && !cx.tree.typedefs.contains_key(name) && !cx.tree.declared.contains(name) {
+        return None;
+    }
     // the library's types are visible everywhere, whatever the unit declares later
     let lib = msl_stdlib::Stdlib::get();
     if !lib.lookup(name).is_empty()
@@ -264,6 +267,9 @@ fn nested_elsewhere(
     name: &str,
     reported: &mut Vec<TextRange>,
 ) -> bool {
+    if !cx.tree.types.contains(name) && !cx.tree.declared.contains(name) {
+        return false;
+    }
     let named = cx.defs.named(name);
     let lib = msl_stdlib::Stdlib::get();
     if named.is_empty()
