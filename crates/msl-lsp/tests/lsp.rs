@@ -692,7 +692,10 @@ async fn survives_panics_garbage_and_huge_inputs() {
     let noise_uri = s.uri("noise.metal");
     s.client.open(&noise_uri, &noise, 1);
     s.client.diagnostics(&noise_uri, Some(1)).await.expect("diagnostics for noise");
-    let big: String = "kernel void k(device float *d [[buffer(0)]], uint i [[thread_position_in_grid]]) { d[i] = d[i] * 2.0f + 1.0f; }\n".repeat(10 * 1024 * 1024 / 110);
+    // (kernels of distinct names: one name defined twice is an error)
+    let big: String = (0..10 * 1024 * 1024 / 110)
+        .map(|n| format!("kernel void k{n}(device float *d [[buffer(0)]], uint i [[thread_position_in_grid]]) {{ d[i] = d[i] * 2.0f + 1.0f; }}\n"))
+        .collect();
     let big_uri = s.uri("big.metal");
     s.client.open(&big_uri, &big, 1);
     // 95,000 kernels: seconds in a release build, more in a test build on a
