@@ -177,6 +177,30 @@ struct Checker<'a> {
     out: Vec<HirDiagnostic>,
 }
 
+/// `E::x` where `E` is an enum of the library that has no enumerator `x`: the message,
+/// a hint and the closest enumerator.
+pub(crate) struct MissingEnumerator {
+    pub message: String,
+    pub hint: String,
+    pub closest: Option<String>,
+}
+
+pub(crate) fn missing_library_enumerator(qualifier: &str, name: &str) -> Option<MissingEnumerator> {
+    let en = Stdlib::get().lookup(qualifier).iter().find_map(|e| match e {
+        msl_stdlib::Entry::Enum(en) => Some(*en),
+        _ => None,
+    })?;
+    if en.members.iter().any(|m| m.name == name) {
+        return None;
+    }
+    let closest = closest(name, en.members.iter().map(|m| m.name)).map(str::to_string);
+    let hint = match &closest {
+        Some(c) => format!("did you mean `{qualifier}::{c}`?"),
+        None => format!("its enumerators are `{}`", en.members.iter().map(|m| m.name).collect::<Vec<_>>().join("`, `")),
+    };
+    Some(MissingEnumerator { message: format!("`{qualifier}` has no enumerator `{name}`"), hint, closest })
+}
+
 /// The address space a pointer or reference parameter names (on its type or on its
 /// pointer), as written.
 fn indirect_space(p: &ast::Param) -> Option<String> {
@@ -1943,26 +1967,10 @@ impl Checker<'_> {
             {
                 continue;
             }
-            let Some(en) = self.lib.lookup(qualifier).iter().find_map(|e| match e {
-                msl_stdlib::Entry::Enum(en) => Some(*en),
-                _ => None,
-            }) else {
-                continue;
-            };
-            if en.members.iter().any(|m| m.name == name) {
-                continue;
-            }
+            let Some(missing) = missing_library_enumerator(qualifier, name) else { continue };
             let at = segments[n - 1].text_range();
-            let closest = closest(name, en.members.iter().map(|m| m.name)).map(str::to_string);
-            let hint = match &closest {
-                Some(c) => format!("did you mean `{qualifier}::{c}`?"),
-                None => format!(
-                    "its enumerators are `{}`",
-                    en.members.iter().map(|m| m.name).collect::<Vec<_>>().join("`, `")
-                ),
-            };
-            self.report_range(at, "E1401", format!("`{qualifier}` has no enumerator `{name}`"), Some(hint));
-            if let Some(c) = closest {
+            self.report_range(at, "E1401", missing.message, Some(missing.hint));
+            if let Some(c) = missing.closest {
                 self.with_fixes([Fix::replace(format!("Change to `{c}`"), at, c)]);
             }
         }
@@ -1971,16 +1979,16 @@ impl Checker<'_> {
     /// E1607: a function constant of an array type or of a class of the unit (MSL 4.1
     /// section 5.8.1: only scalars and vectors).
     fn function_constant_type(&mut self, v: &ast::VarDecl, spec: &ast::DeclSpecifiers) {
+        let is_constant = v
+            .syntax()
+            .descendants()
+            .filter_map(ast::Attribute::cast)
+            .any(|a| a.name().as_deref() == Some("function_constant"));
+        if !is_constant {
+            return;
+        }
         for d in v.declarators() {
             let Some(decl) = d.declarator() else { continue };
-            let is_constant = v
-                .syntax()
-                .descendants()
-                .filter_map(ast::Attribute::cast)
-                .any(|a| a.name().as_deref() == Some("function_constant"));
-            if !is_constant {
-                return;
-            }
             let name = d.name().map(|n| n.text()).unwrap_or_default();
             let at = d.name().map_or_else(|| d.syntax().text_range(), |n| n.syntax().text_range());
             if decl.array_suffixes().next().is_some() {

@@ -268,7 +268,7 @@ fn copy_construction(cx: &mut RuleCx, def: DefId, at: TextRange, args: &[crate::
             at,
             format!("the constructor of `{name}` that takes `{t}` is `explicit`: it is not used for `= value`"),
         )
-        .hint(format!("write `{name} x({t_value})` or `{name} x = {name}(...)`", t_value = "value"));
+        .hint(format!("write `{name} x(value)` or `{name} x = {name}(value)`"));
     }
 }
 

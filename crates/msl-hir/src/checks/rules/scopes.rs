@@ -393,7 +393,6 @@ fn not_a_member(cx: &mut RuleCx) {
 /// `filter`, `compare_func`, `mem_flags`, ...) that has no enumerator `x`, and the unit
 /// declares nothing named `E`.
 fn library_enumerators(cx: &mut RuleCx) {
-    let lib = msl_stdlib::Stdlib::get();
     for &e in &cx.infer.unresolved_names {
         let Some(Expr::Path(p)) = cx.body.exprs.get(e.0 as usize) else { continue };
         let n = p.segments.len();
@@ -410,30 +409,11 @@ fn library_enumerators(cx: &mut RuleCx) {
         {
             continue;
         }
-        let Some(en) = lib.lookup(qualifier).iter().find_map(|entry| match entry {
-            msl_stdlib::Entry::Enum(en) => Some(*en),
-            _ => None,
-        }) else {
-            continue;
-        };
-        if en.members.iter().any(|m| m.name == name) {
-            continue;
-        }
+        let Some(missing) = crate::checks::missing_library_enumerator(qualifier, name) else { continue };
         let at = cx.name_range(e, name);
-        let closest = crate::checks::closest(name, en.members.iter().map(|m| m.name)).map(str::to_string);
-        let report = cx.report(Rule::NotInScope, at, format!("`{qualifier}` has no enumerator `{name}`"));
-        match closest {
-            Some(c) => {
-                report.hint(format!("did you mean `{qualifier}::{c}`?")).fix(crate::checks::Fix::replace(
-                    format!("Change to `{c}`"),
-                    at,
-                    c,
-                ));
-            }
-            None => {
-                let all = en.members.iter().map(|m| m.name).collect::<Vec<_>>().join("`, `");
-                report.hint(format!("its enumerators are `{all}`"));
-            }
+        let report = cx.report(Rule::NotInScope, at, missing.message).hint(missing.hint);
+        if let Some(c) = missing.closest {
+            report.fix(crate::checks::Fix::replace(format!("Change to `{c}`"), at, c));
         }
     }
 }
