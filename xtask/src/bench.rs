@@ -11,11 +11,13 @@ pub fn run(args: &[String]) -> Result<u8, String> {
     let mut iterations = 30usize;
     let mut server_memory = false;
     let mut pgo = false;
+    let mut checker_only = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--iterations" => iterations = it.next().and_then(|n| n.parse().ok()).unwrap_or(iterations).max(1),
             "--pgo" => pgo = true,
+            "--checker" => checker_only = true,
             // (internal) the two-thread ggml parse alone, with the allocator set up as
             // msl-lsp sets it up: run in a process of its own by the full bench
             SERVER_MEMORY => server_memory = true,
@@ -72,6 +74,10 @@ pub fn run(args: &[String]) -> Result<u8, String> {
     let text = vfs.text(id);
     let lines = text.lines().count();
     let warm = parse_file(id, &vfs, &cfg);
+    if checker_only {
+        checker_bench(&ggml, &warm, &cfg, lines, iterations)?;
+        return Ok(0);
+    }
     let unit_bytes: usize = warm.files().iter().filter(|f| !f.is_virtual).map(|f| f.text.len()).sum();
     let phases = |label: &str| {
         let lex = time(iterations, || lexer::lex(&text));

@@ -41,7 +41,7 @@ fn main() -> ExitCode {
                  \x20      [--semantic | --cli] [--warnings]        with the checker / through msl-check; list warnings\n  \
                  \x20      [--typos]                                inject typos into names; count those reported\n  \
                  \x20      [--mutate]                               inject certain mistakes of several kinds; count those reported\n  \
-                 bench  [--iterations N] [--pgo]                  parser throughput and the ggml timing (--pgo: of a profile-guided build)\n  \
+                 bench  [--iterations N] [--pgo] [--checker]      parser throughput and the ggml timing (--pgo: of a profile-guided build; --checker: the checker on ggml alone)\n  \
                  lsp-bench [--no-clangd]                         an editing session against msl-lsp (and clangd-19)\n  \
                  lsp-bench --workspace                           indexing and navigation over a workspace of 1,200 units\n  \
                  zero-config [--msl-check PATH]                  msl-check --no-config in every corpus source folder: files with errors\n  \

@@ -69,6 +69,9 @@ pub fn unit_diagnostics(db: &dyn Db, unit: Unit, syntax_only: bool) -> Vec<UnitD
     if syntax_only {
         return out;
     }
+    let list = functions(db, unit);
+    // the unit-wide checks and the functions' on two threads; memoized for the loops below
+    check_in_parallel(db, unit, &list);
     for d in check_declarations(db, unit).iter().chain(checks::check_program(db, unit).iter()) {
         let (file, range) = parse.map_range(d.range);
         let fixes = d.fixes.iter().filter_map(|f| map_fix(parse, f, 0.into())).collect();
@@ -80,8 +83,6 @@ pub fn unit_diagnostics(db: &dyn Db, unit: Unit, syntax_only: bool) -> Vec<UnitD
         });
     }
     let starts: Vec<msl_syntax::TextSize> = db::green_functions(parse.green()).into_iter().map(|(at, _)| at).collect();
-    let list = functions(db, unit);
-    check_in_parallel(db, unit, &list);
     // after the functions' checks, which (on two threads) inferred what this needs
     for d in check_static_asserts(db, unit).into_iter().chain(checks::check_runaway(db, unit)) {
         let (file, range) = parse.map_range(d.range);
@@ -134,7 +135,7 @@ pub const ANALYSIS_STACK_SIZE: usize = 64 << 20;
 const PARALLEL_MIN_FUNCTIONS: usize = 16;
 
 /// With a forked handle (see [`Db::fork`]), checks the functions of `list` on this thread
-/// and another one; the results are memoized for the caller's pass. The functions are
+/// and another one (and the unit-wide declaration and program checks, one on each); the results are memoized for the caller's pass. The functions are
 /// shared out by size, largest first, each to the thread with less text so far (sizes
 /// vary a lot: one kernel can be as long as fifty small helpers), which is balanced and
 /// the same on every run. A cancellation (or any panic) on the other thread is raised
@@ -171,6 +172,9 @@ fn check_in_parallel<'db>(db: &'db dyn Db, unit: Unit, list: &[FunctionId<'db>])
             if infer {
                 unit_defs(db, unit);
             }
+            // the program-wide rules (which build the definitions the functions' rules
+            // use) here while the other thread checks the declarations
+            checks::check_program(db, unit);
             let mine = functions(db, unit);
             for i in there {
                 if let Some(function) = mine.get(i) {
@@ -182,6 +186,7 @@ fn check_in_parallel<'db>(db: &'db dyn Db, unit: Unit, list: &[FunctionId<'db>])
                 }
             }
         });
+        check_declarations(db, unit);
         for i in here {
             check_function(db, list[i]);
             if infer {

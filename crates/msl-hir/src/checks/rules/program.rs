@@ -74,7 +74,7 @@ impl Program<'_> {
 
     /// Whether the declaration was read whole (no syntax error inside it).
     fn sound(&self, id: DefId) -> bool {
-        self.node(id).is_some_and(|n| !n.descendants().any(|d| d.kind() == SyntaxKind::ERROR))
+        self.node(id).is_some_and(|n| n.kind() != SyntaxKind::ERROR && !green_has_error(n.green()))
     }
 
     fn report(&mut self, code: &'static str, at: TextRange, message: String, hint: &str, first: Option<TextRange>) {
@@ -303,7 +303,19 @@ impl Program<'_> {
         use msl_syntax::ast::TemplateParam;
         let mut defaults: FxHashMap<(TextRange, String), Vec<bool>> = FxHashMap::default();
         let root = self.root.clone();
-        for decl in root.descendants().filter(|n| n.kind() == SyntaxKind::TEMPLATE_DECL) {
+        // templates are declared at namespace and class scope: function bodies are not
+        // walked (they are most of a file's nodes)
+        let mut walk = root.preorder();
+        let mut decls = Vec::new();
+        while let Some(event) = walk.next() {
+            let rowan::WalkEvent::Enter(n) = event else { continue };
+            match n.kind() {
+                SyntaxKind::COMPOUND_STMT => walk.skip_subtree(),
+                SyntaxKind::TEMPLATE_DECL => decls.push(n),
+                _ => {}
+            }
+        }
+        for decl in decls {
             let Some(list) = decl.children().find_map(msl_syntax::ast::TemplateParamList::cast) else { continue };
             let params: Vec<TemplateParam> = list.params().collect();
             let flags: Vec<bool> = params
@@ -323,9 +335,8 @@ impl Program<'_> {
             else {
                 continue;
             };
-            if item.descendants().any(|d| d.kind() == SyntaxKind::ERROR) {
-                continue;
-            }
+            // (a declaration with a syntax error inside is left alone; looked for only when
+            // there is something to report or record)
             if item.kind() == SyntaxKind::FUNCTION {
                 let Some(f) = msl_syntax::ast::Function::cast(item.clone()) else { continue };
                 let Some(name) = f.name() else { continue };
@@ -333,7 +344,7 @@ impl Program<'_> {
                 let qualified = name.syntax().descendants_with_tokens().any(|d| d.kind() == SyntaxKind::COLON2);
                 let specialized =
                     !qualified && name.syntax().descendants().any(|d| d.kind() == SyntaxKind::TEMPLATE_ARG_LIST);
-                if specialized && !params.is_empty() {
+                if specialized && !params.is_empty() && !green_has_error(item.green()) {
                     self.report(
                         "E1410",
                         name.syntax().text_range(),
@@ -342,6 +353,10 @@ impl Program<'_> {
                         None,
                     );
                 }
+                continue;
+            }
+            // a declaration without defaults can neither repeat one nor be repeated
+            if !flags.iter().any(|&f| f) || green_has_error(item.green()) {
                 continue;
             }
             let Some(s) = msl_syntax::ast::Struct::cast(item) else { continue };
@@ -516,6 +531,16 @@ impl Program<'_> {
             .is_none_or(|s| s.has(SyntaxKind::EXTERN_KW));
         !extern_ && !self.defs.def(id).name.contains("::")
     }
+}
+
+/// Whether a syntax error node lies under the node (read from the green tree, which
+/// allocates nothing per node).
+fn green_has_error(node: &rowan::GreenNodeData) -> bool {
+    let error = rowan::SyntaxKind(SyntaxKind::ERROR as u16);
+    node.children().any(|c| match c {
+        rowan::NodeOrToken::Node(n) => n.kind() == error || green_has_error(n),
+        rowan::NodeOrToken::Token(_) => false,
+    })
 }
 
 /// Two functions with the same parameter types (as written) and qualifiers.
