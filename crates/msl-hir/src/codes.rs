@@ -384,6 +384,18 @@ pub static CODES: &[CodeInfo] = &[
         good: "struct B { float3 lo, hi; };\nstruct A { B box; };",
     },
     CodeInfo {
+        code: "E1412",
+        name: "missing-typename",
+        severity: Severity::Error,
+        summary: "A name qualified by a template parameter used as a type without `typename`",
+        explanation: "Inside a template, `T::value_type` depends on what `T` will be, and C++17 \
+                      [temp.res] reads such a name as a value unless `typename` says it is a type. Return \
+                      and parameter types, aliases, typedefs and variable declarations that name one need \
+                      the keyword. (Base classes and member initializers do not.)",
+        bad: "template <typename B> B::value_type head(B b) { return b.v; }",
+        good: "template <typename B> typename B::value_type head(B b) { return b.v; }",
+    },
+    CodeInfo {
         code: "E1402",
         name: "library-call-arity",
         severity: Severity::Error,

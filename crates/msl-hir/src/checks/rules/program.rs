@@ -18,7 +18,7 @@
 use std::sync::Arc;
 
 use msl_syntax::ast::AstNode;
-use msl_syntax::{SyntaxKind, SyntaxNode, TextRange};
+use msl_syntax::{SyntaxKind, SyntaxNode, TextRange, TextSize};
 use rustc_hash::FxHashMap;
 
 use super::super::HirDiagnostic;
@@ -315,6 +315,7 @@ impl Program<'_> {
                 _ => {}
             }
         }
+        self.missing_typename(&decls);
         for decl in decls {
             let Some(list) = decl.children().find_map(msl_syntax::ast::TemplateParamList::cast) else { continue };
             let params: Vec<TemplateParam> = list.params().collect();
@@ -365,6 +366,57 @@ impl Program<'_> {
                 continue;
             }
             self.template_defaults(&mut defaults, (parent, name.text()), flags, list.syntax().text_range());
+        }
+    }
+
+    /// E1412: a qualified name that starts with a type template parameter (`T::value_type`)
+    /// used as a type without `typename` ([temp.res]/3: such a name is taken for a value
+    /// unless `typename` says it is a type). Looked for where only a type can stand: return
+    /// and parameter types, aliases, typedefs, and variables that are plainly declarations
+    /// (`T::type x;`, `T::type* p = q;`: `T::n * m;` may be a product).
+    fn missing_typename(&mut self, decls: &[SyntaxNode]) {
+        for decl in decls {
+            let mut names: Vec<String> = Vec::new();
+            for t in std::iter::once(decl.clone()).chain(decl.ancestors().skip(1)) {
+                if t.kind() != SyntaxKind::TEMPLATE_DECL {
+                    continue;
+                }
+                let Some(list) = t.children().find_map(msl_syntax::ast::TemplateParamList::cast) else { continue };
+                for p in list.params() {
+                    if let msl_syntax::ast::TemplateParam::Type(tp) = p
+                        && let Some(n) = tp.name()
+                    {
+                        names.push(n.text());
+                    }
+                }
+            }
+            if names.is_empty() {
+                continue;
+            }
+            let start = decl.text_range().start();
+            let mut found = Vec::new();
+            for (child, at) in green_children(decl.green(), start) {
+                if let rowan::NodeOrToken::Node(n) = child
+                    && n.kind() != rowan::SyntaxKind(SyntaxKind::TEMPLATE_PARAM_LIST as u16)
+                {
+                    dependent_types(n, at, &names, &mut found);
+                }
+            }
+            for (range, name) in found {
+                self.out.push(HirDiagnostic {
+                    range,
+                    severity: msl_syntax::Severity::Error,
+                    code: "E1412",
+                    message: format!("`{name}` depends on a template parameter: as a type it needs `typename`"),
+                    hint: Some(format!("write `typename {name}`")),
+                    fixes: vec![crate::checks::Fix::replace(
+                        "Insert `typename`".to_string(),
+                        TextRange::empty(range.start()),
+                        "typename ",
+                    )],
+                    related: Vec::new(),
+                });
+            }
         }
     }
 
@@ -531,6 +583,126 @@ impl Program<'_> {
             .is_none_or(|s| s.has(SyntaxKind::EXTERN_KW));
         !extern_ && !self.defs.def(id).name.contains("::")
     }
+}
+
+/// The children of a green node with their offsets.
+fn green_children(
+    node: &rowan::GreenNodeData,
+    start: TextSize,
+) -> impl Iterator<Item = (rowan::NodeOrToken<&rowan::GreenNodeData, &rowan::GreenTokenData>, TextSize)> {
+    let mut at = start;
+    node.children().map(move |c| {
+        let here = at;
+        at += c.text_len();
+        (c, here)
+    })
+}
+
+fn kind_of(n: &rowan::GreenNodeData) -> SyntaxKind {
+    SyntaxKind::from(n.kind().0)
+}
+
+/// The first child node of a kind, with its offset.
+fn green_child(
+    node: &rowan::GreenNodeData,
+    start: TextSize,
+    kind: SyntaxKind,
+) -> Option<(&rowan::GreenNodeData, TextSize)> {
+    green_children(node, start).find_map(|(c, at)| match c {
+        rowan::NodeOrToken::Node(n) if kind_of(n) == kind => Some((n, at)),
+        _ => None,
+    })
+}
+
+/// The qualified type names under `node` that start with one of the template parameters
+/// `names` and lack `typename` (see `missing_typename`); nested templates are left to
+/// their own walk.
+fn dependent_types(node: &rowan::GreenNodeData, start: TextSize, names: &[String], out: &mut Vec<(TextRange, String)>) {
+    let specifiers = |n: &rowan::GreenNodeData, at: TextSize, out: &mut Vec<(TextRange, String)>| {
+        if let Some((spec, at)) = green_child(n, at, SyntaxKind::DECL_SPECIFIERS)
+            && let Some((path, at)) = green_child(spec, at, SyntaxKind::PATH_TYPE)
+            && let Some(name) = untagged_dependent(path, names)
+        {
+            out.push((TextRange::at(at, path.text_len()), name));
+        }
+    };
+    match kind_of(node) {
+        SyntaxKind::TEMPLATE_DECL | SyntaxKind::ERROR => return,
+        SyntaxKind::FUNCTION => {
+            specifiers(node, start, out);
+            if let Some((d, at)) = green_child(node, start, SyntaxKind::DECLARATOR)
+                && let Some((list, at)) = green_child(d, at, SyntaxKind::PARAM_LIST)
+            {
+                for (c, at) in green_children(list, at) {
+                    if let rowan::NodeOrToken::Node(p) = c
+                        && kind_of(p) == SyntaxKind::PARAM
+                    {
+                        specifiers(p, at, out);
+                    }
+                }
+            }
+        }
+        SyntaxKind::TYPEDEF_DECL => specifiers(node, start, out),
+        SyntaxKind::ALIAS_DECL => {
+            if let Some((t, at)) = green_child(node, start, SyntaxKind::TYPE) {
+                specifiers(t, at, out);
+            }
+        }
+        SyntaxKind::VAR_DECL => {
+            // each declarator a plain name, or initialized: a declaration whichever way
+            // the name is read
+            let plain = green_children(node, start).all(|(c, _)| match c {
+                rowan::NodeOrToken::Node(d) if kind_of(d) == SyntaxKind::INIT_DECLARATOR => {
+                    let initialized = green_child(d, start, SyntaxKind::INITIALIZER).is_some();
+                    green_child(d, start, SyntaxKind::DECLARATOR).is_some_and(|(decl, _)| {
+                        decl.children().all(|e| match e {
+                            rowan::NodeOrToken::Node(x) => {
+                                kind_of(x) == SyntaxKind::NAME
+                                    || (initialized && kind_of(x) == SyntaxKind::PTR_OPERATOR)
+                            }
+                            rowan::NodeOrToken::Token(t) => SyntaxKind::from(t.kind().0).is_trivia(),
+                        })
+                    })
+                }
+                _ => true,
+            });
+            if plain {
+                specifiers(node, start, out);
+            }
+        }
+        _ => {}
+    }
+    for (c, at) in green_children(node, start) {
+        if let rowan::NodeOrToken::Node(n) = c {
+            dependent_types(n, at, names, out);
+        }
+    }
+}
+
+/// `T::x` (or `T::x::y`, `T::template x<..>`) written without `typename`, where `T` is one
+/// of `names`: the name as written.
+fn untagged_dependent(path: &rowan::GreenNodeData, names: &[String]) -> Option<String> {
+    let mut tokens =
+        path.children().filter_map(|c| c.into_token()).filter(|t| !SyntaxKind::from(t.kind().0).is_trivia());
+    let first = tokens.next()?;
+    if SyntaxKind::from(first.kind().0) != SyntaxKind::IDENT || !names.iter().any(|n| n == first.text()) {
+        return None;
+    }
+    let second = tokens.next()?;
+    if SyntaxKind::from(second.kind().0) != SyntaxKind::COLON2 {
+        return None;
+    }
+    // only tokens: a path whose segments carry template arguments has nodes
+    if path.children().any(|c| c.as_node().is_some()) {
+        return None;
+    }
+    let text: String = path
+        .children()
+        .filter_map(|c| c.into_token())
+        .filter(|t| !SyntaxKind::from(t.kind().0).is_trivia())
+        .map(|t| t.text().to_string())
+        .collect();
+    Some(text)
 }
 
 /// Whether a syntax error node lies under the node (read from the green tree, which
