@@ -155,6 +155,19 @@ pub static CODES: &[CodeInfo] = &[
         good: "kernel void blur_f(device float *a [[buffer(0)]]) {}\nkernel void blur_h(device half *a [[buffer(0)]]) {}",
     },
     CodeInfo {
+        code: "E1114",
+        name: "duplicate-host-name",
+        severity: Severity::Error,
+        summary: "Two entry points that the Metal API would find under one name",
+        explanation: "The Metal API looks an entry point up by its host name: the string of its \
+                      `[[host_name(\"...\")]]` attribute (Metal 2.2 and later), else the function's own \
+                      name. Explicit instantiations of a template entry point all carry the template's \
+                      name unless each is given a host name (MSL 4.1 section 5.1). Two entry points with \
+                      one host name are rejected.",
+        bad: "template <typename T> kernel void fill(device T* p) { p[0] = T(0); }\ntemplate kernel void fill(device int*);\ntemplate kernel void fill(device float*);",
+        good: "template <typename T> kernel void fill(device T* p) { p[0] = T(0); }\ntemplate [[host_name(\"fill_i\")]] kernel void fill(device int*);\ntemplate [[host_name(\"fill_f\")]] kernel void fill(device float*);",
+    },
+    CodeInfo {
         code: "E1201",
         name: "goto-not-supported",
         severity: Severity::Error,

@@ -307,15 +307,18 @@ impl Program<'_> {
         // walked (they are most of a file's nodes)
         let mut walk = root.preorder();
         let mut decls = Vec::new();
+        let mut entries = Vec::new();
         while let Some(event) = walk.next() {
             let rowan::WalkEvent::Enter(n) = event else { continue };
             match n.kind() {
                 SyntaxKind::COMPOUND_STMT => walk.skip_subtree(),
                 SyntaxKind::TEMPLATE_DECL => decls.push(n),
+                SyntaxKind::FUNCTION | SyntaxKind::EXPLICIT_INSTANTIATION => entries.push(n),
                 _ => {}
             }
         }
         self.missing_typename(&decls);
+        self.host_names(&entries);
         for decl in decls {
             let Some(list) = decl.children().find_map(msl_syntax::ast::TemplateParamList::cast) else { continue };
             let params: Vec<TemplateParam> = list.params().collect();
@@ -417,6 +420,81 @@ impl Program<'_> {
                     related: Vec::new(),
                 });
             }
+        }
+    }
+
+    /// E1114: two entry points that the Metal API would know by one name (MSL 4.1 section
+    /// 5.1.x on `[[host_name]]`: different functions must not share one). An entry point's
+    /// name is its `[[host_name("...")]]`, else its own name; the explicit instantiations of
+    /// a template kernel all have the template's name unless given one. Two definitions of
+    /// one name without `host_name` are left to E1113 and E1407; entry points in namespaces
+    /// take part only with a `host_name`.
+    fn host_names(&mut self, items: &[SyntaxNode]) {
+        struct Entry {
+            at: TextRange,
+            explicit: bool,
+        }
+        let mut seen: FxHashMap<String, Entry> = FxHashMap::default();
+        for node in items {
+            let (item, instantiation) = if node.kind() == SyntaxKind::EXPLICIT_INSTANTIATION {
+                let Some(item) =
+                    node.children().find(|c| matches!(c.kind(), SyntaxKind::FUNCTION | SyntaxKind::VAR_DECL))
+                else {
+                    continue;
+                };
+                (item, true)
+            } else {
+                // templates are not entry points themselves (their instantiations are)
+                if node
+                    .parent()
+                    .is_some_and(|p| matches!(p.kind(), SyntaxKind::TEMPLATE_DECL | SyntaxKind::EXPLICIT_INSTANTIATION))
+                    || !node.children().any(|c| c.kind() == SyntaxKind::COMPOUND_STMT)
+                {
+                    continue;
+                }
+                (node.clone(), false)
+            };
+            let lists = entry_attribute_lists(node, &item);
+            if !entry_stage(&item, &lists) {
+                continue;
+            }
+            let host = lists.iter().flat_map(|l| l.children()).find_map(|a| host_name_of(&a));
+            let Some(own) = entry_name(&item) else { continue };
+            let global = node.parent().is_some_and(|p| p.kind() == SyntaxKind::SOURCE_FILE);
+            let (name, at, explicit) = match host {
+                Some(Some((name, at))) => (name, at, true),
+                // a `host_name` that is not a plain string: unknown
+                Some(None) => continue,
+                None if global => (own.0, own.1, false),
+                None => continue,
+            };
+            if let Some(first) = seen.get(&name) {
+                // two plain definitions of one name are E1113's and E1407's; two plain
+                // instantiations of one template share its name
+                if (explicit || first.explicit || instantiation) && !green_has_error(node.green()) {
+                    let message = if explicit {
+                        format!("another entry point already has the host name \"{name}\"")
+                    } else if instantiation {
+                        format!("this instantiation is named `{name}` like an earlier entry point")
+                    } else {
+                        format!("`{name}` is the host name of another entry point")
+                    };
+                    let first_at = first.at;
+                    self.report(
+                        "E1114",
+                        at,
+                        message,
+                        if instantiation && !explicit {
+                            "give each instantiation its own name with [[host_name(\"...\")]]"
+                        } else {
+                            "give each entry point its own name"
+                        },
+                        Some(first_at),
+                    );
+                }
+                continue;
+            }
+            seen.insert(name, Entry { at, explicit });
         }
     }
 
@@ -583,6 +661,85 @@ impl Program<'_> {
             .is_none_or(|s| s.has(SyntaxKind::EXTERN_KW));
         !extern_ && !self.defs.def(id).name.contains("::")
     }
+}
+
+/// The attribute lists that belong to an entry point's declaration (not to its
+/// parameters): before it, among its specifiers, after its declarator.
+fn entry_attribute_lists(node: &SyntaxNode, item: &SyntaxNode) -> Vec<SyntaxNode> {
+    let mut holders = vec![node.clone()];
+    if item != node {
+        holders.push(item.clone());
+    }
+    for c in item.children() {
+        match c.kind() {
+            SyntaxKind::DECL_SPECIFIERS | SyntaxKind::DECLARATOR => holders.push(c),
+            SyntaxKind::INIT_DECLARATOR => holders.extend(c.children().filter(|d| d.kind() == SyntaxKind::DECLARATOR)),
+            _ => {}
+        }
+    }
+    holders.iter().flat_map(|h| h.children()).filter(|c| c.kind() == SyntaxKind::ATTRIBUTE_LIST).collect()
+}
+
+/// Whether the declaration is of an entry point (a stage keyword or attribute).
+fn entry_stage(item: &SyntaxNode, lists: &[SyntaxNode]) -> bool {
+    let keyword = item.children().filter(|c| c.kind() == SyntaxKind::DECL_SPECIFIERS).any(|s| {
+        s.children_with_tokens()
+            .any(|t| matches!(t.kind(), SyntaxKind::KERNEL_KW | SyntaxKind::VERTEX_KW | SyntaxKind::FRAGMENT_KW))
+    });
+    keyword
+        || lists.iter().flat_map(|l| l.children()).filter_map(msl_syntax::ast::Attribute::cast).any(|a| {
+            matches!(
+                a.name().as_deref(),
+                Some("kernel" | "vertex" | "fragment" | "mesh" | "object" | "visible" | "intersection" | "stitchable")
+            )
+        })
+}
+
+/// The name an entry point declares (without template arguments) and where it is.
+fn entry_name(item: &SyntaxNode) -> Option<(String, TextRange)> {
+    let declarator = item.children().find_map(|c| match c.kind() {
+        SyntaxKind::DECLARATOR => Some(c),
+        SyntaxKind::INIT_DECLARATOR => c.children().find(|d| d.kind() == SyntaxKind::DECLARATOR),
+        _ => None,
+    })?;
+    let name = declarator.children().find(|c| c.kind() == SyntaxKind::NAME)?;
+    let mut idents = name.children_with_tokens().filter_map(|t| t.into_token()).filter(|t| !t.kind().is_trivia());
+    let first = idents.next()?;
+    // a qualified name (`ns::k`) is no global entry point's own name
+    if first.kind() != SyntaxKind::IDENT || idents.next().is_some_and(|t| t.kind() == SyntaxKind::COLON2) {
+        return None;
+    }
+    Some((first.text().to_string(), first.text_range()))
+}
+
+/// For a `host_name` attribute: its string (adjacent literals joined) and where it is, or
+/// `None` when its argument is something else.
+#[allow(clippy::option_option)]
+fn host_name_of(attribute: &SyntaxNode) -> Option<Option<(String, TextRange)>> {
+    let a = msl_syntax::ast::Attribute::cast(attribute.clone())?;
+    if a.name().as_deref() != Some("host_name") {
+        return None;
+    }
+    let Some(args) = attribute.children().find(|c| c.kind() == SyntaxKind::ATTR_ARGS) else { return Some(None) };
+    let mut text = String::new();
+    let mut range: Option<TextRange> = None;
+    for t in args.descendants_with_tokens().filter_map(|e| e.into_token()) {
+        match t.kind() {
+            SyntaxKind::L_PAREN | SyntaxKind::R_PAREN => {}
+            k if k.is_trivia() => {}
+            SyntaxKind::STRING_LIT => {
+                let s = t.text();
+                let Some(inner) = s.strip_prefix('"').and_then(|s| s.strip_suffix('"')) else { return Some(None) };
+                if inner.contains('\\') {
+                    return Some(None);
+                }
+                text.push_str(inner);
+                range = Some(range.map_or(t.text_range(), |r| r.cover(t.text_range())));
+            }
+            _ => return Some(None),
+        }
+    }
+    Some(range.map(|r| (text, r)))
 }
 
 /// The children of a green node with their offsets.
