@@ -15,7 +15,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use crate::db::{Db, FunctionId, function_green, item_tree};
 use crate::items::{ItemTree, TypeRef};
 
-mod consts;
+pub(crate) mod consts;
 mod infer;
 mod rules;
 mod ty;
@@ -23,7 +23,8 @@ mod ty;
 pub use consts::{
     check_runaway, check_static_asserts, function_static_asserts, functions_reaching_asserts, may_run_away,
 };
-pub(crate) use rules::check_program;
+use rules::moved_findings;
+pub(crate) use rules::{check_instances, check_program};
 
 use infer::{Fit, Selection, TypedLocals, Visibility, visibility_of};
 use ty::{Space, Ty, matrix_product};
@@ -88,6 +89,32 @@ pub fn check_function<'db>(db: &'db dyn Db, function: FunctionId<'db>) -> Arc<Ve
 #[salsa::tracked(returns(ref))]
 pub fn check_declarations(db: &dyn Db, unit: crate::Unit) -> Arc<Vec<HirDiagnostic>> {
     let parse = crate::db::parse_unit(db, unit);
+    // after an edit inside one body, the previous findings moved: functions are not
+    // walked here
+    let cache = db.item_cache();
+    if let Some(cache) = cache
+        && let Ok(last) = cache.declarations.lock()
+        && let Some((root, previous)) = last.get(&unit)
+        && let Some(moved) = moved_findings(root, parse.green(), previous)
+    {
+        drop(last);
+        let moved = Arc::new(moved);
+        if let Ok(mut last) = cache.declarations.lock() {
+            last.insert(unit, (parse.green().clone(), moved.clone()));
+        }
+        return moved;
+    }
+    let found = declaration_findings(db, unit, parse);
+    if let Some(cache) = cache
+        && let Ok(mut last) = cache.declarations.lock()
+    {
+        last.insert(unit, (parse.green().clone(), found.clone()));
+    }
+    found
+}
+
+/// [`check_declarations`]' work.
+fn declaration_findings(db: &dyn Db, unit: crate::Unit, parse: &msl_syntax::Parse) -> Arc<Vec<HirDiagnostic>> {
     let config = unit.config(db);
     let mut cx = Checker {
         tree: item_tree(db, unit),

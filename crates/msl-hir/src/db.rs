@@ -699,7 +699,11 @@ pub fn assert_instances(db: &dyn Db, unit: Unit) -> Arc<UnitInstances<'_>> {
 }
 
 /// The worklist of [`unit_instances`], over the functions (by number) in `keep` when given.
-fn walk_instances<'db>(db: &'db dyn Db, unit: Unit, keep: Option<&rustc_hash::FxHashSet<u32>>) -> UnitInstances<'db> {
+pub(crate) fn walk_instances<'db>(
+    db: &'db dyn Db,
+    unit: Unit,
+    keep: Option<&rustc_hash::FxHashSet<u32>>,
+) -> UnitInstances<'db> {
     struct Pending {
         def: crate::ty::DefId,
         args: crate::infer::InstanceArgs,

@@ -512,7 +512,7 @@ pub(crate) fn reuse(previous: &CachedDefs, root: &rowan::GreenNodeData) -> Optio
 
 /// Where two trees differ, when that is the body of one function that is not
 /// `constexpr`: the old body's range and the new body's length.
-fn edited_body(
+pub(crate) fn edited_body(
     old: &rowan::GreenNodeData,
     new: &rowan::GreenNodeData,
     at: msl_syntax::TextSize,

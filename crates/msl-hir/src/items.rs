@@ -466,6 +466,10 @@ pub struct ItemCache {
     parts: Mutex<FxHashMap<crate::Unit, UnitItems>>,
     /// Each unit's latest definitions, with the tree they were collected from.
     pub(crate) defs: Mutex<FxHashMap<crate::Unit, crate::defs::CachedDefs>>,
+    /// Each unit's latest program-wide findings, with the tree they were made from.
+    pub(crate) program: Mutex<FxHashMap<crate::Unit, (rowan::GreenNode, Arc<Vec<crate::checks::HirDiagnostic>>)>>,
+    /// The same for the checks of the declarations outside functions.
+    pub(crate) declarations: Mutex<FxHashMap<crate::Unit, (rowan::GreenNode, Arc<Vec<crate::checks::HirDiagnostic>>)>>,
 }
 
 /// What is kept of a unit's latest item tree.

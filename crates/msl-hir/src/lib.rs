@@ -84,7 +84,11 @@ pub fn unit_diagnostics(db: &dyn Db, unit: Unit, syntax_only: bool) -> Vec<UnitD
     }
     let starts: Vec<msl_syntax::TextSize> = db::green_functions(parse.green()).into_iter().map(|(at, _)| at).collect();
     // after the functions' checks, which (on two threads) inferred what this needs
-    for d in check_static_asserts(db, unit).into_iter().chain(checks::check_runaway(db, unit)) {
+    for d in check_static_asserts(db, unit)
+        .into_iter()
+        .chain(checks::check_runaway(db, unit))
+        .chain(checks::check_instances(db, unit))
+    {
         let (file, range) = parse.map_range(d.range);
         out.push(UnitDiagnostic {
             diagnostic: Diagnostic { file, range, severity: d.severity, code: d.code, message: d.message.clone() },

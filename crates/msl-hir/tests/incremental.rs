@@ -220,3 +220,43 @@ fn a_body_edit_keeps_the_definitions_and_reinfers_only_that_body() {
     analysis.set_file(path, broken.into());
     assert_eq!(infer_all(&analysis), 1, "the assertion now fails");
 }
+
+/// The findings about the unit's declarations (redefinitions, host names, `typename`,
+/// program-scope variables) move with an edit in a body before them, are made again when the body
+/// gains a syntax error, and always agree with a fresh analysis.
+#[test]
+fn program_findings_move_with_a_body_edit() {
+    const TEXT: &str = "\
+#include <metal_stdlib>
+using namespace metal;
+kernel void a(device float *o [[buffer(0)]]) { o[0] = 1.0f; }
+float twice(float x) { return x * 2.0f; }
+float twice(float x) { return x + x; }
+template <typename T> kernel void fill(device T *p [[buffer(0)]]) { p[0] = T(0); }
+template kernel void fill(device int *p);
+template kernel void fill(device float *p);
+template <typename T> T::value_type first(T t) { T::value_type v = t.v; return v; }
+float scale = 2.0f;
+";
+    let path = Path::new("/virtual/program.metal");
+    let mut analysis = Analysis::new(RootDatabase::default());
+    let file = analysis.set_file(path, TEXT.into());
+    let unit = analysis.unit(file, PpConfig::default());
+    let codes = |d: &[msl_hir::UnitDiagnostic]| {
+        let mut c: Vec<&str> = d.iter().map(|d| d.diagnostic.code).collect();
+        c.sort_unstable();
+        c
+    };
+    assert_eq!(codes(&analysis.diagnostics(unit, false)), ["E1114", "E1407", "E1412", "E1412", "E1604"]);
+    for to in ["o[0] = 1.0f;\n    o[1] = 2.0f;", "o[0] = 1.0f +;", "o[0] = 3.0f;"] {
+        let text = TEXT.replacen("o[0] = 1.0f;", to, 1);
+        analysis.set_file(path, text.as_str().into());
+        let incremental = analysis.diagnostics(unit, false);
+        let mut fresh = Analysis::new(RootDatabase::default());
+        let f = fresh.set_file(path, text.as_str().into());
+        let u = fresh.unit(f, PpConfig::default());
+        assert_eq!(incremental, fresh.diagnostics(u, false), "after `{to}`");
+        assert!(codes(&incremental).contains(&"E1114"), "after `{to}`");
+        assert!(codes(&incremental).contains(&"E1604"), "after `{to}`");
+    }
+}

@@ -225,7 +225,7 @@ fn judge(
 
 /// What an instantiation's parameters stand for (`T = float, N = 4`), cut short when long
 /// (arguments that grow at each step can be thousands of characters).
-fn shown_args(args: &[(Arc<str>, crate::ty::Ty)]) -> String {
+pub(crate) fn shown_args(args: &[(Arc<str>, crate::ty::Ty)]) -> String {
     const LIMIT: usize = 160;
     let text =
         args.iter().map(|(n, t)| format!("{n} = {}", crate::infer::display_bound(t))).collect::<Vec<_>>().join(", ");
@@ -236,7 +236,7 @@ fn shown_args(args: &[(Arc<str>, crate::ty::Ty)]) -> String {
 }
 
 /// The tree range of the expression at `site`.
-fn site_range(
+pub(crate) fn site_range(
     db: &dyn Db,
     unit: Unit,
     starts: &[msl_syntax::TextSize],

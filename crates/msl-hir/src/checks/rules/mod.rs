@@ -8,6 +8,7 @@
 
 mod classes;
 mod constructors;
+mod instances;
 mod library;
 mod members;
 mod metal;
@@ -20,7 +21,8 @@ mod types;
 mod values;
 mod writes;
 
-pub(crate) use program::check_program;
+pub(crate) use instances::check_instances;
+pub(crate) use program::{check_program, moved_findings};
 
 use msl_syntax::{Severity, TextRange};
 
@@ -273,7 +275,31 @@ pub(crate) fn check(
     library::check(&mut cx);
     metal::check(&mut cx);
     types::check(&mut cx, syntax.as_ref());
+    dependent_names(&mut cx, syntax.as_ref());
     cx.out
+}
+
+/// E1412 in the body of a template (the declarations around it are judged with the unit,
+/// see `program.rs`).
+fn dependent_names(cx: &mut RuleCx, syntax: Option<&msl_syntax::SyntaxNode>) {
+    let (Some(syntax), Some(def)) = (syntax, cx.def) else { return };
+    let mut names: Vec<String> = Vec::new();
+    let mut generics = cx.defs.def(def).generics.as_deref();
+    while let Some(g) = generics {
+        names.extend(
+            g.params
+                .iter()
+                .filter(|p| matches!(p.kind, crate::defs::GenericKind::Type { .. }))
+                .map(|p| p.name.to_string()),
+        );
+        generics = g.parent.as_deref();
+    }
+    if names.is_empty() {
+        return;
+    }
+    for (range, name) in program::body_dependent_types(&syntax.green(), &names) {
+        cx.out.push(program::missing_typename_finding(range, &name));
+    }
 }
 
 /// For each statement, whether it lies in a lambda's body.

@@ -32,6 +32,21 @@ const EARLIER: usize = 16;
 #[salsa::tracked(returns(ref))]
 pub fn check_program(db: &dyn Db, unit: crate::Unit) -> Arc<Vec<HirDiagnostic>> {
     let parse = crate::db::parse_unit(db, unit);
+    // after an edit inside one body, the previous findings with their places moved (none
+    // of these rules looks inside bodies)
+    let cache = db.item_cache();
+    if let Some(cache) = cache
+        && let Ok(last) = cache.program.lock()
+        && let Some((root, previous)) = last.get(&unit)
+        && let Some(moved) = moved_findings(root, parse.green(), previous)
+    {
+        drop(last);
+        let moved = Arc::new(moved);
+        if let Ok(mut last) = cache.program.lock() {
+            last.insert(unit, (parse.green().clone(), moved.clone()));
+        }
+        return moved;
+    }
     let (defs, sources) = crate::db::unit_defs_with_source(db, unit);
     let root = parse.syntax();
     let mut cx = Program { defs, sources, root: &root, out: Vec::new() };
@@ -41,7 +56,66 @@ pub fn check_program(db: &dyn Db, unit: crate::Unit) -> Arc<Vec<HirDiagnostic>> 
     cx.incomplete_fields();
     cx.out.sort_by_key(|d| (d.range.start(), d.code));
     cx.out.dedup_by(|a, b| a.range == b.range && a.code == b.code);
-    Arc::new(cx.out)
+    let out = Arc::new(cx.out);
+    if let Some(cache) = cache
+        && let Ok(mut last) = cache.program.lock()
+    {
+        last.insert(unit, (parse.green().clone(), out.clone()));
+    }
+    out
+}
+
+/// The findings made from `old` moved to `new`, when the two trees differ only inside
+/// one function's body, neither version of which has a syntax error (a declaration's
+/// soundness is part of what the rules judge).
+pub(crate) fn moved_findings(
+    old: &rowan::GreenNodeData,
+    new: &rowan::GreenNodeData,
+    previous: &[HirDiagnostic],
+) -> Option<Vec<HirDiagnostic>> {
+    let (body, new_len) = crate::defs::edited_body(old, new, 0.into())?;
+    let sound = |root: &rowan::GreenNodeData, range: TextRange| match SyntaxNode::new_root(root.to_owned())
+        .covering_element(range)
+    {
+        rowan::NodeOrToken::Node(n) => n.text_range() == range && !green_has_error(n.green()),
+        rowan::NodeOrToken::Token(_) => false,
+    };
+    if !sound(old, body) || !sound(new, TextRange::at(body.start(), new_len)) {
+        return None;
+    }
+    let delta = i64::from(u32::from(new_len)) - i64::from(u32::from(body.len()));
+    let shift = |r: TextRange| -> Option<TextRange> {
+        let moved = |at: TextSize| u32::try_from(i64::from(u32::from(at)) + delta).ok().map(TextSize::from);
+        if r.start() >= body.end() {
+            Some(TextRange::new(moved(r.start())?, moved(r.end())?))
+        } else if r.end() <= body.start() {
+            Some(r)
+        } else if r.start() <= body.start() && r.end() >= body.end() {
+            Some(TextRange::new(r.start(), moved(r.end())?))
+        } else {
+            None
+        }
+    };
+    previous
+        .iter()
+        .map(|d| {
+            Some(HirDiagnostic {
+                range: shift(d.range)?,
+                related: d.related.iter().map(|(r, m)| Some((shift(*r)?, m.clone()))).collect::<Option<_>>()?,
+                fixes: d
+                    .fixes
+                    .iter()
+                    .map(|f| {
+                        Some(crate::checks::Fix {
+                            label: f.label.clone(),
+                            edits: f.edits.iter().map(|(r, t)| Some((shift(*r)?, t.clone()))).collect::<Option<_>>()?,
+                        })
+                    })
+                    .collect::<Option<_>>()?,
+                ..d.clone()
+            })
+        })
+        .collect()
 }
 
 struct Program<'a> {
@@ -405,21 +479,7 @@ impl Program<'_> {
                     dependent_types(n, at, &names, &mut found);
                 }
             }
-            for (range, name) in found {
-                self.out.push(HirDiagnostic {
-                    range,
-                    severity: msl_syntax::Severity::Error,
-                    code: "E1412",
-                    message: format!("`{name}` depends on a template parameter: as a type it needs `typename`"),
-                    hint: Some(format!("write `typename {name}`")),
-                    fixes: vec![crate::checks::Fix::replace(
-                        "Insert `typename`".to_string(),
-                        TextRange::empty(range.start()),
-                        "typename ",
-                    )],
-                    related: Vec::new(),
-                });
-            }
+            self.out.extend(found.into_iter().map(|(range, name)| missing_typename_finding(range, &name)));
         }
     }
 
@@ -742,6 +802,23 @@ fn host_name_of(attribute: &SyntaxNode) -> Option<Option<(String, TextRange)>> {
     Some(range.map(|r| (text, r)))
 }
 
+/// E1412 at `range`, for the name `name` written there.
+pub(crate) fn missing_typename_finding(range: TextRange, name: &str) -> HirDiagnostic {
+    HirDiagnostic {
+        range,
+        severity: msl_syntax::Severity::Error,
+        code: "E1412",
+        message: format!("`{name}` depends on a template parameter: as a type it needs `typename`"),
+        hint: Some(format!("write `typename {name}`")),
+        fixes: vec![crate::checks::Fix::replace(
+            "Insert `typename`".to_string(),
+            TextRange::empty(range.start()),
+            "typename ",
+        )],
+        related: Vec::new(),
+    }
+}
+
 /// The children of a green node with their offsets.
 fn green_children(
     node: &rowan::GreenNodeData,
@@ -775,6 +852,30 @@ fn green_child(
 /// `names` and lack `typename` (see `missing_typename`); nested templates are left to
 /// their own walk.
 fn dependent_types(node: &rowan::GreenNodeData, start: TextSize, names: &[String], out: &mut Vec<(TextRange, String)>) {
+    dependent_types_in(node, start, names, false, out);
+}
+
+/// The E1412 findings in a function's body (`function` the function's own tree, ranges
+/// from its start), for the template parameters `names` around it.
+pub(crate) fn body_dependent_types(function: &rowan::GreenNodeData, names: &[String]) -> Vec<(TextRange, String)> {
+    let mut out = Vec::new();
+    for (c, at) in green_children(function, 0.into()) {
+        if let rowan::NodeOrToken::Node(n) = c
+            && matches!(kind_of(n), SyntaxKind::COMPOUND_STMT)
+        {
+            dependent_types_in(n, at, names, true, &mut out);
+        }
+    }
+    out
+}
+
+fn dependent_types_in(
+    node: &rowan::GreenNodeData,
+    start: TextSize,
+    names: &[String],
+    bodies: bool,
+    out: &mut Vec<(TextRange, String)>,
+) {
     let specifiers = |n: &rowan::GreenNodeData, at: TextSize, out: &mut Vec<(TextRange, String)>| {
         if let Some((spec, at)) = green_child(n, at, SyntaxKind::DECL_SPECIFIERS)
             && let Some((path, at)) = green_child(spec, at, SyntaxKind::PATH_TYPE)
@@ -784,7 +885,10 @@ fn dependent_types(node: &rowan::GreenNodeData, start: TextSize, names: &[String
         }
     };
     match kind_of(node) {
+        // bodies are looked at per function (`body_dependent_types`), so that an edit in
+        // one reads only that body again
         SyntaxKind::TEMPLATE_DECL | SyntaxKind::ERROR => return,
+        SyntaxKind::COMPOUND_STMT if !bodies => return,
         SyntaxKind::FUNCTION => {
             specifiers(node, start, out);
             if let Some((d, at)) = green_child(node, start, SyntaxKind::DECLARATOR)
@@ -831,7 +935,7 @@ fn dependent_types(node: &rowan::GreenNodeData, start: TextSize, names: &[String
     }
     for (c, at) in green_children(node, start) {
         if let rowan::NodeOrToken::Node(n) = c {
-            dependent_types(n, at, names, out);
+            dependent_types_in(n, at, names, bodies, out);
         }
     }
 }

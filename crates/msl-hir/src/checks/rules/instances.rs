@@ -1,0 +1,184 @@
+//! Errors inside instantiations (C++17 [temp.res]/8, [temp.inst]): a template's body is
+//! checked again with what each instantiation binds its parameters to, and a mistake that
+//! only that binding makes (a member the bound class lacks) is reported in the template,
+//! with the place that instantiates it as related information.
+//!
+//! Which templates: those declared once in their scope, without default template
+//! arguments or packs (an overload set or a default may rule a template out, SFINAE,
+//! before its body is looked at). The instantiations are those the unit's functions make,
+//! followed through such templates; an instantiation's body is checked when the template
+//! uses a member of something whose type depends on its parameters (nothing else can go
+//! wrong only in an instantiation for the rules run here).
+
+use std::sync::Arc;
+
+use msl_syntax::TextRange;
+
+use super::RuleCx;
+use crate::Unit;
+use crate::body::Expr;
+use crate::checks::HirDiagnostic;
+use crate::db::{Db, FunctionId, Instance, UnitInstances};
+use crate::defs::{DefKind, GenericKind};
+
+/// The instantiations whose bodies are checked (see the module's documentation). Only
+/// functions that may lead to a template with dependent members are followed: those
+/// templates, and every function whose body names one of them or names a template that
+/// does (read from the names in the bodies, as for assertions).
+#[salsa::tracked(returns(ref))]
+pub(crate) fn checked_instances(db: &dyn Db, unit: Unit) -> Arc<UnitInstances<'_>> {
+    let none = || Arc::new(UnitInstances { list: Vec::new(), sites: Vec::new(), runaways: Vec::new() });
+    let tree = crate::db::item_tree(db, unit);
+    let list = crate::db::functions(db, unit);
+    // what each function may be: a template that is followed, one that is not, or none
+    let mut followed = vec![false; list.len()];
+    let mut template = vec![false; list.len()];
+    let mut reaching = vec![false; list.len()];
+    let mut names: rustc_hash::FxHashSet<&str> = rustc_hash::FxHashSet::default();
+    for (i, f) in list.iter().enumerate() {
+        if !crate::db::infer_function(db, *f).in_template {
+            followed[i] = true;
+            continue;
+        }
+        template[i] = true;
+        followed[i] = safe_template(db, *f);
+        if followed[i] && dependent_members(db, *f) {
+            reaching[i] = true;
+            if let Some(item) = tree.functions.get(i) {
+                names.insert(item.name.as_str());
+            }
+        }
+    }
+    if names.is_empty() {
+        return none();
+    }
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for (i, f) in list.iter().enumerate() {
+            if reaching[i]
+                || !followed[i]
+                || !crate::checks::consts::function_names(db, *f).iter().any(|n| names.contains(&**n))
+            {
+                continue;
+            }
+            reaching[i] = true;
+            changed = true;
+            if template[i]
+                && let Some(item) = tree.functions.get(i)
+            {
+                names.insert(item.name.as_str());
+            }
+        }
+    }
+    let keep: rustc_hash::FxHashSet<u32> = (0..list.len() as u32).filter(|&i| reaching[i as usize]).collect();
+    Arc::new(crate::db::walk_instances(db, unit, Some(&keep)))
+}
+
+/// A function template that nothing can rule out before its body is instantiated.
+fn safe_template(db: &dyn Db, f: FunctionId<'_>) -> bool {
+    let unit = *f.unit(db);
+    let defs = crate::db::unit_defs(db, unit);
+    let Some(def) = defs.function_defs.get(*f.index(db) as usize).copied().flatten() else { return false };
+    let d = defs.def(def);
+    let Some(generics) = &d.generics else { return false };
+    if generics.parent.is_some()
+        || generics.params.iter().any(|p| {
+            p.pack
+                || matches!(
+                    p.kind,
+                    GenericKind::Type { default: Some(_) } | GenericKind::Value { has_default: true, .. }
+                )
+        })
+    {
+        return false;
+    }
+    // one function template of the name in its scope (declarations of it aside)
+    let others = defs
+        .lookup_in(d.scope, &d.name)
+        .into_iter()
+        .filter(|&o| matches!(&defs.def(o).kind, DefKind::Function(g) if g.has_body))
+        .count();
+    others == 1
+}
+
+/// Whether a template's body uses a member of something whose type depends on its
+/// parameters.
+fn dependent_members(db: &dyn Db, f: FunctionId<'_>) -> bool {
+    let (body, _) = &**crate::db::function_body(db, f);
+    let r = crate::db::infer_function(db, f);
+    body.exprs.iter().enumerate().any(|(i, e)| {
+        let Expr::Member { base, .. } = e else { return false };
+        !r.is_discarded(crate::body::ExprId(i as u32)) && r.type_of(*base).is_uncertain()
+    })
+}
+
+/// The findings of the rules in one instantiation (ranges relative to the template's
+/// start).
+#[salsa::tracked(returns(ref))]
+pub(crate) fn instance_findings<'db>(db: &'db dyn Db, inst: Instance<'db>) -> Arc<Vec<HirDiagnostic>> {
+    let f = *inst.function(db);
+    let unit = *f.unit(db);
+    let (body, map) = &**crate::db::function_body(db, f);
+    if body.root.is_none() {
+        return Arc::new(Vec::new());
+    }
+    if !dependent_members(db, f) {
+        return Arc::new(Vec::new());
+    }
+    let infer = crate::db::infer_instance(db, inst);
+    if infer.in_template || !infer.undecided.is_empty() {
+        return Arc::new(Vec::new());
+    }
+    let defs = crate::db::unit_defs(db, unit);
+    let def = defs.function_defs.get(*f.index(db) as usize).copied().flatten();
+    let mut cx = RuleCx {
+        body,
+        map,
+        infer,
+        defs,
+        tree: crate::item_tree(db, unit),
+        def,
+        names_checkable: false,
+        unit_complete: !crate::db::unit_incomplete(db, unit),
+        in_lambda: super::lambda_statements(body),
+        out: Vec::new(),
+    };
+    if cx.unit_complete {
+        super::members::check(&mut cx);
+    }
+    Arc::new(cx.out)
+}
+
+/// The unit's findings inside instantiations, in tree ranges, each once (the first
+/// instantiation that shows it is named).
+pub(crate) fn check_instances(db: &dyn Db, unit: Unit) -> Vec<HirDiagnostic> {
+    let instances = checked_instances(db, unit);
+    if instances.list.is_empty() {
+        return Vec::new();
+    }
+    let parse = crate::db::parse_unit(db, unit);
+    let starts = crate::db::function_offsets(parse.green());
+    let mut out: Vec<HirDiagnostic> = Vec::new();
+    for (inst, site) in instances.list.iter().zip(&instances.sites) {
+        let found = instance_findings(db, *inst);
+        if found.is_empty() {
+            continue;
+        }
+        let i = *inst.function(db).index(db) as usize;
+        let start = starts.get(i).copied().unwrap_or_default();
+        let shown = crate::checks::consts::shown_args(inst.args(db));
+        let related: Vec<(TextRange, String)> = crate::checks::consts::site_range(db, unit, &starts, *site)
+            .map(|r| (r, format!("in the instantiation with {shown}, made here")))
+            .into_iter()
+            .collect();
+        for d in found.iter() {
+            let range = d.range + start;
+            if out.iter().any(|o| o.range == range && o.code == d.code) {
+                continue;
+            }
+            out.push(HirDiagnostic { range, related: related.clone(), ..d.clone() });
+        }
+    }
+    out
+}
