@@ -467,10 +467,13 @@ pub struct ItemCache {
     /// Each unit's latest definitions, with the tree they were collected from.
     pub(crate) defs: Mutex<FxHashMap<crate::Unit, crate::defs::CachedDefs>>,
     /// Each unit's latest program-wide findings, with the tree they were made from.
-    pub(crate) program: Mutex<FxHashMap<crate::Unit, (rowan::GreenNode, Arc<Vec<crate::checks::HirDiagnostic>>)>>,
+    pub(crate) program: Mutex<FxHashMap<crate::Unit, CachedFindings>>,
     /// The same for the checks of the declarations outside functions.
-    pub(crate) declarations: Mutex<FxHashMap<crate::Unit, (rowan::GreenNode, Arc<Vec<crate::checks::HirDiagnostic>>)>>,
+    pub(crate) declarations: Mutex<FxHashMap<crate::Unit, CachedFindings>>,
 }
+
+/// Findings with the tree they were made from.
+pub(crate) type CachedFindings = (rowan::GreenNode, Arc<Vec<crate::checks::HirDiagnostic>>);
 
 /// What is kept of a unit's latest item tree.
 #[derive(Default)]

@@ -297,7 +297,7 @@ fn dependent_names(cx: &mut RuleCx, syntax: Option<&msl_syntax::SyntaxNode>) {
     if names.is_empty() {
         return;
     }
-    for (range, name) in program::body_dependent_types(&syntax.green(), &names) {
+    for (range, name) in program::body_dependent_types(syntax.green(), &names) {
         cx.out.push(program::missing_typename_finding(range, &name));
     }
 }
