@@ -34,6 +34,8 @@ const KINDS: &[(&str, &str)] = &[
     ("unknown-type", "a local declared with a type name that does not exist"),
     ("vector-size", "a vector declared with another size than its initializer"),
     ("texture-coordinate", "integer coordinates passed to a texture's `sample`"),
+    ("redefinition", "a function defined a second time, right after itself"),
+    ("duplicate-host-name", "an entry point given the host name of another"),
 ];
 
 pub fn run(root: &Path, units: &[Unit], jobs: usize) -> Result<u8, String> {
@@ -73,7 +75,12 @@ pub fn run(root: &Path, units: &[Unit], jobs: usize) -> Result<u8, String> {
             if found {
                 e.1 += 1;
             } else {
-                let shown = mutated.lines().nth(line).unwrap_or_default().trim().to_string();
+                let shown = mutated.lines().nth(line).unwrap_or_default().trim();
+                // (generated lines can be thousands of characters long)
+                let shown = match shown.char_indices().nth(200) {
+                    Some((at, _)) => format!("{}…", &shown[..at]),
+                    None => shown.to_string(),
+                };
                 e.2.push(format!("{}:{}: {}", u.path, line + 1, shown));
             }
         }
@@ -365,6 +372,51 @@ fn sites(analysis: &msl_hir::Analysis, unit: msl_hir::Unit, text: &str) -> Vec<M
                 _ => {}
             }
         }
+    }
+    // a function defined again right after itself, its name on the line of the first
+    // one's closing brace
+    for f in &functions {
+        let Some(full) = spelled(f.text_range()) else { continue };
+        let Some(name) = f
+            .children()
+            .find(|c| c.kind() == SyntaxKind::DECLARATOR)
+            .and_then(|d| d.children().find(|c| c.kind() == SyntaxKind::NAME))
+        else {
+            continue;
+        };
+        let head = usize::from(name.text_range().start() - f.text_range().start());
+        let copy = &text[full.clone()];
+        if copy.get(..head).is_none_or(|h| h.contains('\n')) || !copy.ends_with('}') {
+            continue;
+        }
+        push(
+            Mutation { kind: "redefinition", range: full.end - 1..full.end, replacement: format!("}} {copy}") },
+            &mut out,
+        );
+        break;
+    }
+    // one entry point given another's host name
+    let host_names: Vec<SyntaxToken> = root
+        .descendants()
+        .filter(|n| n.kind() == SyntaxKind::ATTRIBUTE)
+        .filter(|a| a.first_token().is_some_and(|t| t.text() == "host_name"))
+        .filter_map(|a| {
+            let strings: Vec<SyntaxToken> = a
+                .descendants_with_tokens()
+                .filter_map(|e| e.into_token())
+                .filter(|t| t.kind() == SyntaxKind::STRING_LIT)
+                .collect();
+            match strings.as_slice() {
+                [one] if tok_range(one).is_some() => Some(one.clone()),
+                _ => None,
+            }
+        })
+        .collect();
+    if let [first, second, ..] = host_names.as_slice()
+        && first.text() != second.text()
+        && let Some(range) = tok_range(second)
+    {
+        push(Mutation { kind: "duplicate-host-name", range, replacement: first.text().to_string() }, &mut out);
     }
     // a vector declared with another size than its initializer
     if let Some(at) = crate::corpus::vector_declarations(text).into_iter().next() {
