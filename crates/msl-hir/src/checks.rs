@@ -300,6 +300,8 @@ impl Checker<'_> {
         // where the function is defined
         if matches!(stage, Some(Stage::Kernel | Stage::Vertex | Stage::Fragment)) && f.body().is_some() {
             self.entry_point(f, stage.unwrap_or(Stage::Kernel));
+        } else if stage == Some(Stage::Other) && f.body().is_some() {
+            self.mesh_pipeline_function(f);
         }
         if f.body().is_some() {
             self.early_fragment_tests(f, stage);
@@ -1518,7 +1520,7 @@ impl Checker<'_> {
             Stage::Other => "entry-point",
         };
         if stage == Stage::Kernel {
-            self.kernel_returns_void(f);
+            self.returns_void(f, "kernel");
         }
         let Some(params) = f.param_list() else { return };
         let mut stage_in: Option<SyntaxNode> = None;
@@ -1721,7 +1723,38 @@ impl Checker<'_> {
         }
     }
 
-    fn kernel_returns_void(&mut self, f: &ast::Function) {
+    /// The mesh pipeline's object and mesh functions (MSL 4.1 sections 5.1.7 and 5.1.8):
+    /// E1106, they return `void`; E1105, an object function exports one `[[payload]]`.
+    fn mesh_pipeline_function(&mut self, f: &ast::Function) {
+        let kind = f.attribute_lists().flat_map(|l| l.attributes().collect::<Vec<_>>()).find_map(|a| {
+            match a.name().as_deref() {
+                Some("mesh") => Some("mesh"),
+                Some("object") => Some("object"),
+                _ => None,
+            }
+        });
+        let Some(kind) = kind else { return };
+        self.returns_void(f, kind);
+        if kind != "object" {
+            return;
+        }
+        let Some(params) = f.param_list() else { return };
+        let payloads: Vec<ast::Attribute> = params
+            .params()
+            .flat_map(|p| p.attribute_lists().flat_map(|l| l.attributes().collect::<Vec<_>>()).collect::<Vec<_>>())
+            .filter(|a| a.name().as_deref() == Some("payload"))
+            .collect();
+        for extra in payloads.iter().skip(1) {
+            self.report(
+                extra.syntax(),
+                "E1105",
+                "an object function can have only one `[[payload]]` parameter".to_string(),
+                Some("put everything the object function passes to its mesh functions in one struct".into()),
+            );
+        }
+    }
+
+    fn returns_void(&mut self, f: &ast::Function, kind: &str) {
         let Some(spec) = f.decl_specifiers() else { return };
         let Some(decl) = f.declarator() else { return };
         let pointer = decl.ptr_operators().next().is_some();
@@ -1745,8 +1778,12 @@ impl Checker<'_> {
             self.report(
                 spec.syntax(),
                 "E1106",
-                format!("kernel functions must return `void`, not `{shown}`"),
-                Some("return `void` and write results to a `device` buffer".into()),
+                format!("{kind} functions must return `void`, not `{shown}`"),
+                Some(if kind == "kernel" {
+                    "return `void` and write results to a `device` buffer".into()
+                } else {
+                    "return `void`: a mesh function passes its geometry through its `mesh<...>` parameter, an object function its payload through its `[[payload]]` parameter".into()
+                }),
             );
             if !pointer && let Some(t) = spec.type_spec() {
                 self.with_fixes([Fix::replace("Return `void`".into(), t.syntax().text_range(), "void")]);

@@ -62,9 +62,11 @@ pub static CODES: &[CodeInfo] = &[
         code: "E1105",
         name: "multiple-stage-in",
         severity: Severity::Error,
-        summary: "More than one `[[stage_in]]` parameter",
+        summary: "More than one `[[stage_in]]` parameter, or more than one `[[payload]]` of an object function",
         explanation: "A vertex or fragment function receives its per-vertex or per-fragment inputs through \
-                      at most one `[[stage_in]]` argument; gather them into one struct.",
+                      at most one `[[stage_in]]` argument; gather them into one struct. Likewise an object \
+                      function exports one `[[payload]]` buffer to the mesh functions it launches (MSL 4.1 \
+                      section 5.1.7).",
         bad: "fragment half4 f(A a [[stage_in]], B b [[stage_in]]) { return 0; }",
         good: "fragment half4 f(AB ab [[stage_in]]) { return 0; }",
     },
@@ -72,9 +74,11 @@ pub static CODES: &[CodeInfo] = &[
         code: "E1106",
         name: "kernel-return-type",
         severity: Severity::Error,
-        summary: "A kernel function that returns something other than `void`",
+        summary: "A kernel, mesh or object function that returns something other than `void`",
         explanation: "Kernels produce their results by writing to buffers or textures; their return type \
-                      must be `void`.",
+                      must be `void`. So must that of the mesh pipeline's object and mesh functions, which \
+                      hand on their results through a `[[payload]]` and a `mesh<...>` parameter (MSL 4.1 \
+                      sections 5.1.7 and 5.1.8).",
         bad: "kernel float k(uint i [[thread_position_in_grid]]) { return 1; }",
         good: "kernel void k(device float *out [[buffer(0)]], uint i [[thread_position_in_grid]]) { out[i] = 1; }",
     },
