@@ -181,6 +181,13 @@ impl Parse {
         }) {
             return Err("a `{` before the body is never closed");
         }
+        // a syntax error before the body: its recovery (or a look-ahead past unbalanced
+        // brackets) may have read into the body, so what the code before it became can
+        // depend on the body's tokens
+        if self.diagnostics.iter().any(|d| d.code == "E0100" && (d.file != 0 || u32::from(d.range.start()) < open_off))
+        {
+            return Err("a syntax error before the body");
+        }
         // everything between the braces comes from the main file's text of the body
         let mut old_directives: Vec<&str> = Vec::new();
         for p in &pieces[open..=close] {

@@ -702,7 +702,18 @@ impl<'a> Parser<'a> {
                 L_BRACK => stack.push(R_BRACK),
                 L_CURLY => stack.push(R_CURLY),
                 k @ (R_PAREN | R_BRACK | R_CURLY) => {
-                    // unbalanced closers of another kind end the group too
+                    if !stack.is_empty() && !stack.contains(&k) {
+                        // a `}` that no group here opened closes an enclosing block: the
+                        // skip ends before it (so a stray `(` in one body never reaches
+                        // into the next); a stray `)` or `]` is skipped (the opener was
+                        // consumed, so this always makes progress)
+                        if k == R_CURLY {
+                            return;
+                        }
+                        self.bump_any();
+                        continue;
+                    }
+                    // a closer of an outer group ends the inner ones too
                     while let Some(top) = stack.pop() {
                         if top == k {
                             break;
