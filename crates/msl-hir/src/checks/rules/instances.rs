@@ -42,7 +42,7 @@ pub(crate) fn checked_instances(db: &dyn Db, unit: Unit) -> Arc<UnitInstances<'_
         }
         template[i] = true;
         followed[i] = safe_template(db, *f);
-        if followed[i] && dependent_members(db, *f) {
+        if followed[i] && dependent_uses(db, *f) {
             reaching[i] = true;
             if let Some(item) = tree.functions.get(i) {
                 names.insert(item.name.as_str());
@@ -103,7 +103,37 @@ fn safe_template(db: &dyn Db, f: FunctionId<'_>) -> bool {
 }
 
 /// Whether a template's body uses a member of something whose type depends on its
-/// parameters.
+/// parameters, or declares a local of a type named through a parameter (`T::value`).
+fn dependent_uses(db: &dyn Db, f: FunctionId<'_>) -> bool {
+    dependent_members(db, f) || !nested_type_locals(db, f).is_empty()
+}
+
+/// The locals of a template declared with a type named through one of its type
+/// parameters (`typename F::storage x`): each local's number, the parameter and the name.
+fn nested_type_locals(db: &dyn Db, f: FunctionId<'_>) -> Vec<(usize, Arc<str>, Arc<str>)> {
+    let unit = *f.unit(db);
+    let defs = crate::db::unit_defs(db, unit);
+    let Some(def) = defs.function_defs.get(*f.index(db) as usize).copied().flatten() else { return Vec::new() };
+    let Some(generics) = &defs.def(def).generics else { return Vec::new() };
+    let (body, _) = &**crate::db::function_body(db, f);
+    body.locals
+        .iter()
+        .enumerate()
+        .filter_map(|(i, l)| {
+            let crate::ty::TypeBase::Path(p) = &l.ty.base else { return None };
+            let [first, second] = p.segments.as_slice() else { return None };
+            if p.global || first.args.is_some() || second.args.is_some() {
+                return None;
+            }
+            generics
+                .params
+                .iter()
+                .any(|g| g.name == first.name && !g.pack && matches!(g.kind, GenericKind::Type { .. }))
+                .then(|| (i, first.name.clone(), second.name.clone()))
+        })
+        .collect()
+}
+
 fn dependent_members(db: &dyn Db, f: FunctionId<'_>) -> bool {
     let (body, _) = &**crate::db::function_body(db, f);
     let r = crate::db::infer_function(db, f);
@@ -123,7 +153,7 @@ pub(crate) fn instance_findings<'db>(db: &'db dyn Db, inst: Instance<'db>) -> Ar
     if body.root.is_none() {
         return Arc::new(Vec::new());
     }
-    if !dependent_members(db, f) {
+    if !dependent_uses(db, f) {
         return Arc::new(Vec::new());
     }
     let infer = crate::db::infer_instance(db, inst);
@@ -146,8 +176,49 @@ pub(crate) fn instance_findings<'db>(db: &'db dyn Db, inst: Instance<'db>) -> Ar
     };
     if cx.unit_complete {
         super::members::check(&mut cx);
+        let syntax = crate::db::function_green(db, f).as_ref().map(|g| msl_syntax::SyntaxNode::new_root(g.0.clone()));
+        if let Some(syntax) = syntax {
+            nested_types(&mut cx, &syntax, &nested_type_locals(db, f), inst.args(db));
+        }
     }
     Arc::new(cx.out)
+}
+
+/// E1405 for a local whose type names a member type of what a parameter is bound to,
+/// when that is a scalar, vector or matrix (no members at all) or a class of the unit
+/// that surely lacks it ([basic.lookup.qual]).
+fn nested_types(
+    cx: &mut RuleCx,
+    syntax: &msl_syntax::SyntaxNode,
+    locals: &[(usize, Arc<str>, Arc<str>)],
+    args: &crate::infer::InstanceArgs,
+) {
+    use crate::ty::TyKind;
+    for (i, param, name) in locals {
+        let Some((_, bound)) = args.iter().find(|(n, _)| n == param) else { continue };
+        let bound = bound.strip();
+        let problem = match bound.kind() {
+            TyKind::Scalar(_) | TyKind::Vector { .. } | TyKind::Matrix { .. } => {
+                format!("`{param}::{name}` names nothing: `{param}` is `{bound}`, which has no member types")
+            }
+            TyKind::Class { def, args, .. } if args.is_empty() => {
+                let d = cx.defs.def(*def);
+                let DefKind::Class { inner, bases, defined, .. } = &d.kind else { continue };
+                if !defined || !bases.is_empty() || d.generics.is_some() || !cx.defs.lookup_in(*inner, name).is_empty()
+                {
+                    continue;
+                }
+                format!("`{param}::{name}` names nothing: `{param}` is `{bound}`, which has no member `{name}`")
+            }
+            _ => continue,
+        };
+        let Some(&name_range) = cx.map.local_ranges.get(*i) else { continue };
+        let Some(at) = super::types::type_name_range(syntax, name_range, name) else { continue };
+        if cx.out.iter().any(|d| d.range == at) {
+            continue;
+        }
+        cx.report(super::Rule::UnknownType, at, problem);
+    }
 }
 
 /// The unit's findings inside instantiations, in tree ranges, each once (the first

@@ -77,7 +77,7 @@ pub(super) fn check(cx: &mut RuleCx, syntax: Option<&SyntaxNode>) {
 
 /// The range of the identifier `name` among the declaration specifiers of the local whose
 /// name is at `name_range`.
-fn type_name_range(syntax: &SyntaxNode, name_range: TextRange, name: &str) -> Option<TextRange> {
+pub(super) fn type_name_range(syntax: &SyntaxNode, name_range: TextRange, name: &str) -> Option<TextRange> {
     let tok = syntax.covering_element(name_range).into_token()?;
     let decl = tok.parent_ancestors().find(|a| matches!(a.kind(), SyntaxKind::VAR_DECL | SyntaxKind::PARAM))?;
     let specs = decl.children().find(|c| c.kind() == SyntaxKind::DECL_SPECIFIERS)?;
