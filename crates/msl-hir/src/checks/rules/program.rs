@@ -347,12 +347,20 @@ impl Program<'_> {
                 );
             } else if !functions.is_empty()
                 && declared.len() == functions.len()
-                && !functions
-                    .iter()
-                    .any(|g| g.params.len() == f.params.len() && g.variadic == f.variadic && g.is_const == f.is_const)
+                && !functions.iter().any(|g| {
+                    g.params.len() == f.params.len()
+                        && g.variadic == f.variadic
+                        && g.is_const == f.is_const
+                        && self.same_parameter_types(class_scope, g, f)
+                })
             {
                 let same_count = functions.iter().any(|g| g.params.len() == f.params.len() && g.variadic == f.variadic);
-                let hint = if same_count && f.is_const {
+                let same_const = functions
+                    .iter()
+                    .any(|g| g.params.len() == f.params.len() && g.variadic == f.variadic && g.is_const == f.is_const);
+                let hint = if same_const {
+                    "the parameter types differ from the declaration in the class: make them agree"
+                } else if same_count && f.is_const {
                     "the class declares it without `const`: make the two agree"
                 } else if same_count {
                     "the class declares it `const`: add `const` after the parameters here"
@@ -368,6 +376,20 @@ impl Program<'_> {
                 );
             }
         }
+    }
+
+    /// Whether two declarations' parameters may have the same types: each pair is the same
+    /// type once lowered in the class, or one of them is not certain (a top-level `const`
+    /// does not count, [dcl.fct]/5).
+    fn same_parameter_types(&self, class_scope: ScopeId, a: &FunctionData, b: &FunctionData) -> bool {
+        let resolver = crate::infer::Resolver::new(self.defs, class_scope, None);
+        a.params.iter().zip(&b.params).all(|(x, y)| {
+            if x.ty == y.ty {
+                return true;
+            }
+            let (lx, ly) = (x.ty.lower(&resolver), y.ty.lower(&resolver));
+            !surely_different(&lx.ty, &ly.ty)
+        })
     }
 
     /// E1407 for a class template's default template arguments given again by a second
@@ -964,6 +986,30 @@ fn untagged_dependent(path: &rowan::GreenNodeData, names: &[String]) -> Option<S
         .map(|t| t.text().to_string())
         .collect();
     Some(text)
+}
+
+/// Whether two types are certainly different: plain types (scalars, vectors, matrices,
+/// classes without template arguments) that differ once aliases are looked through, or
+/// pointers and references to such. Anything else may be the same.
+fn surely_different(a: &crate::ty::Ty, b: &crate::ty::Ty) -> bool {
+    use crate::ty::TyKind;
+    let (a, b) = (a.strip(), b.strip());
+    match (a.kind(), b.kind()) {
+        (TyKind::Pointer { pointee: x, .. }, TyKind::Pointer { pointee: y, .. })
+        | (TyKind::Reference { target: x, .. }, TyKind::Reference { target: y, .. }) => surely_different(x, y),
+        (
+            TyKind::Scalar(_) | TyKind::Vector { .. } | TyKind::Matrix { .. },
+            TyKind::Scalar(_) | TyKind::Vector { .. } | TyKind::Matrix { .. },
+        ) => a != b,
+        (TyKind::Class { def: x, args: ax, .. }, TyKind::Class { def: y, args: ay, .. }) => {
+            ax.is_empty() && ay.is_empty() && x != y
+        }
+        (TyKind::Class { args, .. }, TyKind::Scalar(_) | TyKind::Vector { .. } | TyKind::Matrix { .. })
+        | (TyKind::Scalar(_) | TyKind::Vector { .. } | TyKind::Matrix { .. }, TyKind::Class { args, .. }) => {
+            args.is_empty()
+        }
+        _ => false,
+    }
 }
 
 /// Whether a syntax error node lies under the node (read from the green tree, which
