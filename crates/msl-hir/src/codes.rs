@@ -953,6 +953,17 @@ pub static CODES: &[CodeInfo] = &[
         good: "struct Acc { void set(float v); void set(int) = delete; };\nacc.set(0.0f);",
     },
     CodeInfo {
+        code: "E1728",
+        name: "unexpanded-parameter-pack",
+        severity: Severity::Error,
+        summary: "A function parameter pack used without `...`",
+        explanation: "A parameter pack (`Ts... rest`) stands for any number of values; C++17 \
+                      [temp.variadic] allows it only where it is expanded: `f(rest...)`, `{rest...}`, a \
+                      fold such as `(rest + ...)`, or counted with `sizeof...(rest)`.",
+        bad: "template <typename T, typename... R> T total(T x, R... rest) { return x + total(rest); }",
+        good: "template <typename T, typename... R> T total(T x, R... rest) { return x + total(rest...); }",
+    },
+    CodeInfo {
         code: "E1405",
         name: "unknown-type",
         severity: Severity::Error,

@@ -88,6 +88,8 @@ pub(crate) enum Rule {
     DeletedFunction,
     /// A brace initializer with more values than the aggregate has members.
     ExtraInitializer,
+    /// A function parameter pack used without being expanded.
+    UnexpandedPack,
 }
 
 impl Rule {
@@ -118,6 +120,7 @@ impl Rule {
             Rule::NotConstant => "E1726",
             Rule::DeletedFunction => "E1727",
             Rule::ExtraInitializer => "E1709",
+            Rule::UnexpandedPack => "E1728",
         }
     }
 
@@ -147,7 +150,8 @@ impl Rule {
             | Rule::NoConstructor
             | Rule::NotConstant
             | Rule::DeletedFunction
-            | Rule::ExtraInitializer => Severity::Error,
+            | Rule::ExtraInitializer
+            | Rule::UnexpandedPack => Severity::Error,
         }
     }
 }
@@ -276,6 +280,7 @@ pub(crate) fn check(
     metal::check(&mut cx);
     types::check(&mut cx, syntax.as_ref());
     dependent_names(&mut cx, syntax.as_ref());
+    templates::unexpanded_packs(&mut cx, syntax.as_ref());
     cx.out
 }
 

@@ -9,6 +9,8 @@
 //!   sure, every declaration of the name is a function of the unit, and the library has
 //!   no function of that name.
 
+use msl_syntax::{SyntaxKind, SyntaxNode};
+
 use super::{Rule, RuleCx};
 use crate::body::{Expr, ExprId};
 use crate::defs::{DefKind, GenericKind, Generics};
@@ -699,5 +701,65 @@ fn unmatched_calls(cx: &mut RuleCx) {
             )
         };
         cx.report(Rule::NoMatchingCall, at, message).hint(hint);
+    }
+}
+
+/// E1728: a function parameter pack named outside every expansion ([temp.variadic]/7: a
+/// pack must be expanded with `...`, folded, or counted with `sizeof...`). Read from the
+/// function's syntax: a use under an argument or initializer expansion, a fold, a
+/// `sizeof`, a lambda or template arguments is left alone, as is a name the body
+/// declares again.
+pub(super) fn unexpanded_packs(cx: &mut RuleCx, syntax: Option<&SyntaxNode>) {
+    use msl_syntax::ast::AstNode;
+    let Some(syntax) = syntax else { return };
+    let Some(f) = msl_syntax::ast::Function::cast(syntax.clone()) else { return };
+    let Some(params) = f.param_list() else { return };
+    let packs: Vec<String> = params
+        .params()
+        .filter(|p| {
+            p.declarator().is_some_and(|d| d.syntax().descendants_with_tokens().any(|t| t.kind() == SyntaxKind::DOT3))
+        })
+        .filter_map(|p| p.name().map(|n| n.text()))
+        .collect();
+    if packs.is_empty() {
+        return;
+    }
+    let Some(body) = f.body() else { return };
+    let body = body.syntax().clone();
+    if body.descendants().any(|d| d.kind() == SyntaxKind::ERROR) {
+        return;
+    }
+    let redeclared = |name: &str| {
+        body.descendants()
+            .filter(|n| n.kind() == SyntaxKind::NAME && n.parent().is_some_and(|p| p.kind() == SyntaxKind::DECLARATOR))
+            .any(|n| n.text() == name)
+    };
+    let packs: Vec<String> = packs.into_iter().filter(|p| !redeclared(p)).collect();
+    for use_ in body.descendants().filter(|n| n.kind() == SyntaxKind::PATH_EXPR) {
+        let mut idents = use_.children_with_tokens().filter_map(|e| e.into_token()).filter(|t| !t.kind().is_trivia());
+        let (Some(ident), None) = (idents.next(), idents.next()) else { continue };
+        if ident.kind() != SyntaxKind::IDENT || !packs.iter().any(|p| p == ident.text()) {
+            continue;
+        }
+        let expanded = use_.ancestors().take_while(|a| a != &body).any(|a| {
+            matches!(
+                a.kind(),
+                SyntaxKind::PACK_EXPANSION
+                    | SyntaxKind::FOLD_EXPR
+                    | SyntaxKind::SIZEOF_EXPR
+                    | SyntaxKind::LAMBDA_EXPR
+                    | SyntaxKind::TEMPLATE_ARG_LIST
+            )
+        });
+        if expanded {
+            continue;
+        }
+        let name = ident.text().to_string();
+        cx.report(
+            Rule::UnexpandedPack,
+            ident.text_range(),
+            format!("`{name}` is a parameter pack: it must be expanded with `...` where it is used"),
+        )
+        .hint(format!("pass it on as `{name}...`, or fold it, as in `({name} + ...)`"));
     }
 }
