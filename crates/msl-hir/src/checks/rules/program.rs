@@ -49,18 +49,23 @@ pub fn check_program(db: &dyn Db, unit: crate::Unit) -> Arc<Vec<HirDiagnostic>> 
     }
     let (defs, sources) = crate::db::unit_defs_with_source(db, unit);
     let root = parse.syntax();
-    let mut cx = Program { defs, sources, root: &root, out: Vec::new() };
+    let mut cx = Program { defs, sources, root: &root, out: Vec::new(), reads_bodies: false };
     cx.functions();
     cx.scopes();
     cx.templates();
     cx.incomplete_fields();
     cx.out.sort_by_key(|d| (d.range.start(), d.code));
     cx.out.dedup_by(|a, b| a.range == b.range && a.code == b.code);
+    let reads_bodies = cx.reads_bodies;
     let out = Arc::new(cx.out);
     if let Some(cache) = cache
         && let Ok(mut last) = cache.program.lock()
     {
-        last.insert(unit, (parse.green().clone(), out.clone()));
+        if reads_bodies {
+            last.remove(&unit);
+        } else {
+            last.insert(unit, (parse.green().clone(), out.clone()));
+        }
     }
     out
 }
@@ -123,6 +128,9 @@ struct Program<'a> {
     sources: &'a DefSourceMap,
     root: &'a SyntaxNode,
     out: Vec<HirDiagnostic>,
+    /// Some finding depends on what bodies contain (so it cannot be moved over an edit
+    /// inside one).
+    reads_bodies: bool,
 }
 
 impl Program<'_> {
@@ -414,6 +422,7 @@ impl Program<'_> {
             }
         }
         self.missing_typename(&decls);
+        self.specializations_after_use(&decls);
         self.host_names(&entries);
         for decl in decls {
             let Some(list) = decl.children().find_map(msl_syntax::ast::TemplateParamList::cast) else { continue };
@@ -502,6 +511,90 @@ impl Program<'_> {
                 }
             }
             self.out.extend(found.into_iter().map(|(range, name)| missing_typename_finding(range, &name)));
+        }
+    }
+
+    /// E1407 (as clang words it, a specialization after instantiation): an explicit
+    /// specialization of a function template (`template <> half f<half>(...)`) declared
+    /// after a function that is not a template called `f<half>` with those arguments
+    /// written out ([temp.expl.spec]/6: the specialization must come before the first use
+    /// that instantiates it). Uses that deduce the arguments are not looked for.
+    fn specializations_after_use(&mut self, decls: &[SyntaxNode]) {
+        let squeeze = |n: &SyntaxNode| n.text().to_string().split_whitespace().collect::<String>();
+        let mut specializations: Vec<(String, String, TextRange)> = Vec::new();
+        for decl in decls {
+            let Some(list) = decl.children().find(|c| c.kind() == SyntaxKind::TEMPLATE_PARAM_LIST) else { continue };
+            if list.children().next().is_some() {
+                continue;
+            }
+            let Some(f) = decl.children().find_map(msl_syntax::ast::Function::cast) else { continue };
+            let Some(name) = f.name() else { continue };
+            let Some(args) = name.syntax().children().find(|c| c.kind() == SyntaxKind::TEMPLATE_ARG_LIST) else {
+                continue;
+            };
+            let Some(ident) = name
+                .syntax()
+                .children_with_tokens()
+                .filter_map(|e| e.into_token())
+                .find(|t| t.kind() == SyntaxKind::IDENT)
+            else {
+                continue;
+            };
+            // the first declaration of a specialization is the one that must come first
+            let key = (ident.text().to_string(), squeeze(&args));
+            if !specializations.iter().any(|(n, a, _)| *n == key.0 && *a == key.1) {
+                specializations.push((key.0, key.1, ident.text_range()));
+            }
+        }
+        if specializations.is_empty() {
+            return;
+        }
+        self.reads_bodies = true;
+        let root = self.root.clone();
+        for call in root.descendants().filter(|n| n.kind() == SyntaxKind::CALL_EXPR) {
+            let Some(callee) = call.children().next().filter(|c| c.kind() == SyntaxKind::PATH_EXPR) else { continue };
+            let Some(args) = callee.children().find(|c| c.kind() == SyntaxKind::TEMPLATE_ARG_LIST) else { continue };
+            let mut tokens =
+                callee.children_with_tokens().filter_map(|e| e.into_token()).filter(|t| !t.kind().is_trivia());
+            let Some(ident) = tokens.next() else { continue };
+            if ident.kind() != SyntaxKind::IDENT || tokens.next().is_some() {
+                continue;
+            }
+            // evaluated, in a function that is not a template
+            if call.ancestors().any(|a| {
+                matches!(
+                    a.kind(),
+                    SyntaxKind::TEMPLATE_DECL
+                        | SyntaxKind::SIZEOF_EXPR
+                        | SyntaxKind::DECLTYPE_TYPE
+                        | SyntaxKind::DECLTYPE_EXPR
+                )
+            }) || !call.ancestors().any(|a| a.kind() == SyntaxKind::COMPOUND_STMT)
+            {
+                continue;
+            }
+            let used = squeeze(&args);
+            for (name, spec_args, at) in &specializations {
+                if name == ident.text() && *spec_args == used && call.text_range().end() <= at.start() {
+                    let at = *at;
+                    let first = ident.text_range();
+                    if self.out.iter().any(|d| d.range == at && d.code == "E1407") {
+                        continue;
+                    }
+                    self.out.push(HirDiagnostic {
+                        range: at,
+                        severity: msl_syntax::Severity::Error,
+                        code: "E1407",
+                        message: format!("`{name}{spec_args}` is specialized after a use has already instantiated it"),
+                        hint: Some(
+                            "declare the specialization before its first use (a declaration is enough: `template <> ...;`)"
+                                .to_string(),
+                        ),
+                        fixes: Vec::new(),
+                        related: vec![(first, "first used here".to_string())],
+                    });
+                }
+            }
         }
     }
 
