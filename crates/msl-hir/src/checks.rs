@@ -23,8 +23,8 @@ mod ty;
 pub use consts::{
     check_runaway, check_static_asserts, function_static_asserts, functions_reaching_asserts, may_run_away,
 };
-use rules::moved_findings;
-pub(crate) use rules::{check_instances, check_program};
+use rules::BodyShift;
+pub(crate) use rules::{Specialization, check_instances, check_program};
 
 use infer::{Fit, Selection, TypedLocals, Visibility, visibility_of};
 use ty::{Space, Ty, matrix_product};
@@ -95,7 +95,7 @@ pub fn check_declarations(db: &dyn Db, unit: crate::Unit) -> Arc<Vec<HirDiagnost
     if let Some(cache) = cache
         && let Ok(last) = cache.declarations.lock()
         && let Some((root, previous)) = last.get(&unit)
-        && let Some(moved) = moved_findings(root, parse.green(), previous)
+        && let Some(moved) = BodyShift::new(root, parse.green()).and_then(|s| s.findings(previous))
     {
         drop(last);
         let moved = Arc::new(moved);

@@ -467,13 +467,17 @@ pub struct ItemCache {
     /// Each unit's latest definitions, with the tree they were collected from.
     pub(crate) defs: Mutex<FxHashMap<crate::Unit, crate::defs::CachedDefs>>,
     /// Each unit's latest program-wide findings, with the tree they were made from.
-    pub(crate) program: Mutex<FxHashMap<crate::Unit, CachedFindings>>,
+    pub(crate) program: Mutex<FxHashMap<crate::Unit, CachedProgram>>,
     /// The same for the checks of the declarations outside functions.
     pub(crate) declarations: Mutex<FxHashMap<crate::Unit, CachedFindings>>,
 }
 
 /// Findings with the tree they were made from.
 pub(crate) type CachedFindings = (rowan::GreenNode, Arc<Vec<crate::checks::HirDiagnostic>>);
+
+/// The program rules' findings with the tree, and the unit's explicit specializations.
+pub(crate) type CachedProgram =
+    (rowan::GreenNode, Arc<Vec<crate::checks::HirDiagnostic>>, Arc<Vec<crate::checks::Specialization>>);
 
 /// What is kept of a unit's latest item tree.
 #[derive(Default)]

@@ -222,14 +222,16 @@ fn a_body_edit_keeps_the_definitions_and_reinfers_only_that_body() {
 }
 
 /// The findings about the unit's declarations (redefinitions, host names, `typename`,
-/// program-scope variables) move with an edit in a body before them, are made again when the body
+/// program-scope variables, specializations after a use) move with an edit in a body before them, are made again when the body
 /// gains a syntax error, and always agree with a fresh analysis.
 #[test]
 fn program_findings_move_with_a_body_edit() {
     const TEXT: &str = "\
 #include <metal_stdlib>
 using namespace metal;
+template <typename T> T dec(uint r) { return T(r); }
 kernel void a(device float *o [[buffer(0)]]) { o[0] = 1.0f; }
+template <> half dec<half>(uint r) { return half(r); }
 float twice(float x) { return x * 2.0f; }
 float twice(float x) { return x + x; }
 template <typename T> kernel void fill(device T *p [[buffer(0)]]) { p[0] = T(0); }
@@ -248,7 +250,7 @@ float scale = 2.0f;
         c
     };
     assert_eq!(codes(&analysis.diagnostics(unit, false)), ["E1114", "E1407", "E1412", "E1412", "E1604"]);
-    for to in ["o[0] = 1.0f;\n    o[1] = 2.0f;", "o[0] = 1.0f +;", "o[0] = 3.0f;"] {
+    for to in ["o[0] = 1.0f;\n    o[1] = 2.0f;", "o[0] = 1.0f +;", "o[0] = float(dec<half>(1u));", "o[0] = 3.0f;"] {
         let text = TEXT.replacen("o[0] = 1.0f;", to, 1);
         analysis.set_file(path, text.as_str().into());
         let incremental = analysis.diagnostics(unit, false);
@@ -258,5 +260,8 @@ float scale = 2.0f;
         assert_eq!(incremental, fresh.diagnostics(u, false), "after `{to}`");
         assert!(codes(&incremental).contains(&"E1114"), "after `{to}`");
         assert!(codes(&incremental).contains(&"E1604"), "after `{to}`");
+        // the specialization comes after a use only while the body makes one
+        let late = incremental.iter().any(|d| d.diagnostic.message.contains("specialized after a use"));
+        assert_eq!(late, to.contains("dec<half>"), "after `{to}`");
     }
 }

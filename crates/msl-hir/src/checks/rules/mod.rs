@@ -22,7 +22,7 @@ mod values;
 mod writes;
 
 pub(crate) use instances::check_instances;
-pub(crate) use program::{check_program, moved_findings};
+pub(crate) use program::{BodyShift, Specialization, check_program};
 
 use msl_syntax::{Severity, TextRange};
 

@@ -32,95 +32,217 @@ const EARLIER: usize = 16;
 #[salsa::tracked(returns(ref))]
 pub fn check_program(db: &dyn Db, unit: crate::Unit) -> Arc<Vec<HirDiagnostic>> {
     let parse = crate::db::parse_unit(db, unit);
-    // after an edit inside one body, the previous findings with their places moved (none
-    // of these rules looks inside bodies)
+    let (found, specializations) = declaration_findings(db, unit, parse);
+    if specializations.is_empty() {
+        return found;
+    }
+    // the calls of each function, read per function (an edit reads one body again)
+    let mut out = (*found).clone();
+    specializations_after_use(db, unit, parse, &specializations, &mut out);
+    out.sort_by_key(|d| (d.range.start(), d.code));
+    Arc::new(out)
+}
+
+/// The program rules' findings, which read no body, and the unit's explicit
+/// specializations of function templates; after an edit inside one body, the previous
+/// ones with their places moved.
+fn declaration_findings(
+    db: &dyn Db,
+    unit: crate::Unit,
+    parse: &msl_syntax::Parse,
+) -> (Arc<Vec<HirDiagnostic>>, Arc<Vec<Specialization>>) {
     let cache = db.item_cache();
     if let Some(cache) = cache
         && let Ok(last) = cache.program.lock()
-        && let Some((root, previous)) = last.get(&unit)
-        && let Some(moved) = moved_findings(root, parse.green(), previous)
+        && let Some((root, previous, specializations)) = last.get(&unit)
+        && let Some(shift) = BodyShift::new(root, parse.green())
+        && let Some(moved) = shift.findings(previous)
+        && let Some(specializations) = specializations
+            .iter()
+            .map(|s| Some(Specialization { at: shift.apply(s.at)?, ..s.clone() }))
+            .collect::<Option<Vec<_>>>()
     {
         drop(last);
-        let moved = Arc::new(moved);
+        let (moved, specializations) = (Arc::new(moved), Arc::new(specializations));
         if let Ok(mut last) = cache.program.lock() {
-            last.insert(unit, (parse.green().clone(), moved.clone()));
+            last.insert(unit, (parse.green().clone(), moved.clone(), specializations.clone()));
         }
-        return moved;
+        return (moved, specializations);
     }
     let (defs, sources) = crate::db::unit_defs_with_source(db, unit);
     let root = parse.syntax();
-    let mut cx = Program { defs, sources, root: &root, out: Vec::new(), reads_bodies: false };
+    let mut cx = Program { defs, sources, root: &root, out: Vec::new(), specializations: Vec::new() };
     cx.functions();
     cx.scopes();
     cx.templates();
     cx.incomplete_fields();
     cx.out.sort_by_key(|d| (d.range.start(), d.code));
     cx.out.dedup_by(|a, b| a.range == b.range && a.code == b.code);
-    let reads_bodies = cx.reads_bodies;
-    let out = Arc::new(cx.out);
+    let (out, specializations) = (Arc::new(cx.out), Arc::new(cx.specializations));
     if let Some(cache) = cache
         && let Ok(mut last) = cache.program.lock()
     {
-        if reads_bodies {
-            last.remove(&unit);
-        } else {
-            last.insert(unit, (parse.green().clone(), out.clone()));
-        }
+        last.insert(unit, (parse.green().clone(), out.clone(), specializations.clone()));
     }
-    out
+    (out, specializations)
 }
 
-/// The findings made from `old` moved to `new`, when the two trees differ only inside
-/// one function's body, neither version of which has a syntax error (a declaration's
-/// soundness is part of what the rules judge).
-pub(crate) fn moved_findings(
-    old: &rowan::GreenNodeData,
-    new: &rowan::GreenNodeData,
-    previous: &[HirDiagnostic],
-) -> Option<Vec<HirDiagnostic>> {
-    let (body, new_len) = crate::defs::edited_body(old, new, 0.into())?;
-    let sound = |root: &rowan::GreenNodeData, range: TextRange| match SyntaxNode::new_root(root.to_owned())
-        .covering_element(range)
-    {
-        rowan::NodeOrToken::Node(n) => n.text_range() == range && !green_has_error(n.green()),
-        rowan::NodeOrToken::Token(_) => false,
-    };
-    if !sound(old, body) || !sound(new, TextRange::at(body.start(), new_len)) {
-        return None;
+/// An explicit specialization of a function template: the template's name, the
+/// arguments as written (without spaces) and where the name is, first declaration only.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Specialization {
+    name: String,
+    args: String,
+    at: TextRange,
+}
+
+/// The calls in a function's body that give template arguments (`f<half>(x)`), in
+/// evaluated code: the name, the arguments without spaces, and where the name is
+/// (relative to the function). Empty for templates, whose calls instantiate nothing until
+/// they are instantiated themselves.
+#[salsa::tracked(returns(ref))]
+pub(crate) fn explicit_calls<'db>(
+    db: &'db dyn Db,
+    f: crate::db::FunctionId<'db>,
+) -> Arc<Vec<(String, String, TextRange)>> {
+    let unit = *f.unit(db);
+    let tree = crate::db::item_tree(db, unit);
+    if tree.functions.get(*f.index(db) as usize).is_none_or(|item| item.context.template) {
+        return Arc::default();
     }
-    let delta = i64::from(u32::from(new_len)) - i64::from(u32::from(body.len()));
-    let shift = |r: TextRange| -> Option<TextRange> {
-        let moved = |at: TextSize| u32::try_from(i64::from(u32::from(at)) + delta).ok().map(TextSize::from);
-        if r.start() >= body.end() {
+    let Some(g) = crate::db::function_green(db, f) else { return Arc::default() };
+    let root = SyntaxNode::new_root(g.0.clone());
+    let mut out = Vec::new();
+    for call in root.descendants().filter(|n| n.kind() == SyntaxKind::CALL_EXPR) {
+        let Some(callee) = call.children().next().filter(|c| c.kind() == SyntaxKind::PATH_EXPR) else { continue };
+        let Some(args) = callee.children().find(|c| c.kind() == SyntaxKind::TEMPLATE_ARG_LIST) else { continue };
+        let mut tokens = callee.children_with_tokens().filter_map(|e| e.into_token()).filter(|t| !t.kind().is_trivia());
+        let Some(ident) = tokens.next() else { continue };
+        if ident.kind() != SyntaxKind::IDENT || tokens.next().is_some() {
+            continue;
+        }
+        let unevaluated = call.ancestors().any(|a| {
+            matches!(a.kind(), SyntaxKind::SIZEOF_EXPR | SyntaxKind::DECLTYPE_TYPE | SyntaxKind::DECLTYPE_EXPR)
+        });
+        if unevaluated || !call.ancestors().any(|a| a.kind() == SyntaxKind::COMPOUND_STMT) {
+            continue;
+        }
+        out.push((ident.text().to_string(), squeeze(&args), ident.text_range()));
+    }
+    Arc::new(out)
+}
+
+/// The text of a node without whitespace.
+fn squeeze(n: &SyntaxNode) -> String {
+    n.text().to_string().split_whitespace().collect()
+}
+
+/// E1407 (as clang words it, a specialization after instantiation): an explicit
+/// specialization of a function template (`template <> half f<half>(...)`) first declared
+/// after a function that is not a template called `f<half>` with those arguments written
+/// out ([temp.expl.spec]/6: the specialization must come before the first use that
+/// instantiates it). Uses that deduce the arguments are not looked for.
+fn specializations_after_use(
+    db: &dyn Db,
+    unit: crate::Unit,
+    parse: &msl_syntax::Parse,
+    specializations: &[Specialization],
+    out: &mut Vec<HirDiagnostic>,
+) {
+    let starts = crate::db::function_offsets(parse.green());
+    for (i, f) in crate::db::functions(db, unit).into_iter().enumerate() {
+        let Some(&start) = starts.get(i) else { continue };
+        for (name, args, range) in explicit_calls(db, f).iter() {
+            let used = *range + start;
+            for s in specializations {
+                if s.name != *name || s.args != *args || used.end() > s.at.start() {
+                    continue;
+                }
+                if out.iter().any(|d| d.range == s.at && d.code == "E1407") {
+                    continue;
+                }
+                out.push(HirDiagnostic {
+                    range: s.at,
+                    severity: msl_syntax::Severity::Error,
+                    code: "E1407",
+                    message: format!("`{name}{args}` is specialized after a use has already instantiated it"),
+                    hint: Some(
+                        "declare the specialization before its first use (a declaration is enough: `template <> ...;`)"
+                            .to_string(),
+                    ),
+                    fixes: Vec::new(),
+                    related: vec![(used, "first used here".to_string())],
+                });
+            }
+        }
+    }
+}
+
+/// How places move after an edit inside one function's body, when the two trees differ
+/// only there and neither version of the body has a syntax error (a declaration's
+/// soundness is part of what the rules judge).
+pub(crate) struct BodyShift {
+    body: TextRange,
+    delta: i64,
+}
+
+impl BodyShift {
+    pub(crate) fn new(old: &rowan::GreenNodeData, new: &rowan::GreenNodeData) -> Option<BodyShift> {
+        let (body, new_len) = crate::defs::edited_body(old, new, 0.into())?;
+        let sound = |root: &rowan::GreenNodeData, range: TextRange| match SyntaxNode::new_root(root.to_owned())
+            .covering_element(range)
+        {
+            rowan::NodeOrToken::Node(n) => n.text_range() == range && !green_has_error(n.green()),
+            rowan::NodeOrToken::Token(_) => false,
+        };
+        if !sound(old, body) || !sound(new, TextRange::at(body.start(), new_len)) {
+            return None;
+        }
+        Some(BodyShift { body, delta: i64::from(u32::from(new_len)) - i64::from(u32::from(body.len())) })
+    }
+
+    /// A place outside the body (or around it) in the new tree.
+    pub(crate) fn apply(&self, r: TextRange) -> Option<TextRange> {
+        let moved = |at: TextSize| u32::try_from(i64::from(u32::from(at)) + self.delta).ok().map(TextSize::from);
+        if r.start() >= self.body.end() {
             Some(TextRange::new(moved(r.start())?, moved(r.end())?))
-        } else if r.end() <= body.start() {
+        } else if r.end() <= self.body.start() {
             Some(r)
-        } else if r.start() <= body.start() && r.end() >= body.end() {
+        } else if r.start() <= self.body.start() && r.end() >= self.body.end() {
             Some(TextRange::new(r.start(), moved(r.end())?))
         } else {
             None
         }
-    };
-    previous
-        .iter()
-        .map(|d| {
-            Some(HirDiagnostic {
-                range: shift(d.range)?,
-                related: d.related.iter().map(|(r, m)| Some((shift(*r)?, m.clone()))).collect::<Option<_>>()?,
-                fixes: d
-                    .fixes
-                    .iter()
-                    .map(|f| {
-                        Some(crate::checks::Fix {
-                            label: f.label.clone(),
-                            edits: f.edits.iter().map(|(r, t)| Some((shift(*r)?, t.clone()))).collect::<Option<_>>()?,
+    }
+
+    /// Findings made outside the body, moved.
+    pub(crate) fn findings(&self, previous: &[HirDiagnostic]) -> Option<Vec<HirDiagnostic>> {
+        let shift = |r: TextRange| self.apply(r);
+        previous
+            .iter()
+            .map(|d| {
+                Some(HirDiagnostic {
+                    range: shift(d.range)?,
+                    related: d.related.iter().map(|(r, m)| Some((shift(*r)?, m.clone()))).collect::<Option<_>>()?,
+                    fixes: d
+                        .fixes
+                        .iter()
+                        .map(|f| {
+                            Some(crate::checks::Fix {
+                                label: f.label.clone(),
+                                edits: f
+                                    .edits
+                                    .iter()
+                                    .map(|(r, t)| Some((shift(*r)?, t.clone())))
+                                    .collect::<Option<_>>()?,
+                            })
                         })
-                    })
-                    .collect::<Option<_>>()?,
-                ..d.clone()
+                        .collect::<Option<_>>()?,
+                    ..d.clone()
+                })
             })
-        })
-        .collect()
+            .collect()
+    }
 }
 
 struct Program<'a> {
@@ -128,9 +250,9 @@ struct Program<'a> {
     sources: &'a DefSourceMap,
     root: &'a SyntaxNode,
     out: Vec<HirDiagnostic>,
-    /// Some finding depends on what bodies contain (so it cannot be moved over an edit
-    /// inside one).
-    reads_bodies: bool,
+    /// The explicit specializations of function templates, for
+    /// [`specializations_after_use`].
+    specializations: Vec<Specialization>,
 }
 
 impl Program<'_> {
@@ -422,7 +544,7 @@ impl Program<'_> {
             }
         }
         self.missing_typename(&decls);
-        self.specializations_after_use(&decls);
+        self.specializations(&decls);
         self.host_names(&entries);
         for decl in decls {
             let Some(list) = decl.children().find_map(msl_syntax::ast::TemplateParamList::cast) else { continue };
@@ -514,14 +636,9 @@ impl Program<'_> {
         }
     }
 
-    /// E1407 (as clang words it, a specialization after instantiation): an explicit
-    /// specialization of a function template (`template <> half f<half>(...)`) declared
-    /// after a function that is not a template called `f<half>` with those arguments
-    /// written out ([temp.expl.spec]/6: the specialization must come before the first use
-    /// that instantiates it). Uses that deduce the arguments are not looked for.
-    fn specializations_after_use(&mut self, decls: &[SyntaxNode]) {
-        let squeeze = |n: &SyntaxNode| n.text().to_string().split_whitespace().collect::<String>();
-        let mut specializations: Vec<(String, String, TextRange)> = Vec::new();
+    /// The explicit specializations of function templates (`template <> half f<half>(..)`),
+    /// each at its first declaration.
+    fn specializations(&mut self, decls: &[SyntaxNode]) {
         for decl in decls {
             let Some(list) = decl.children().find(|c| c.kind() == SyntaxKind::TEMPLATE_PARAM_LIST) else { continue };
             if list.children().next().is_some() {
@@ -540,60 +657,9 @@ impl Program<'_> {
             else {
                 continue;
             };
-            // the first declaration of a specialization is the one that must come first
-            let key = (ident.text().to_string(), squeeze(&args));
-            if !specializations.iter().any(|(n, a, _)| *n == key.0 && *a == key.1) {
-                specializations.push((key.0, key.1, ident.text_range()));
-            }
-        }
-        if specializations.is_empty() {
-            return;
-        }
-        self.reads_bodies = true;
-        let root = self.root.clone();
-        for call in root.descendants().filter(|n| n.kind() == SyntaxKind::CALL_EXPR) {
-            let Some(callee) = call.children().next().filter(|c| c.kind() == SyntaxKind::PATH_EXPR) else { continue };
-            let Some(args) = callee.children().find(|c| c.kind() == SyntaxKind::TEMPLATE_ARG_LIST) else { continue };
-            let mut tokens =
-                callee.children_with_tokens().filter_map(|e| e.into_token()).filter(|t| !t.kind().is_trivia());
-            let Some(ident) = tokens.next() else { continue };
-            if ident.kind() != SyntaxKind::IDENT || tokens.next().is_some() {
-                continue;
-            }
-            // evaluated, in a function that is not a template
-            if call.ancestors().any(|a| {
-                matches!(
-                    a.kind(),
-                    SyntaxKind::TEMPLATE_DECL
-                        | SyntaxKind::SIZEOF_EXPR
-                        | SyntaxKind::DECLTYPE_TYPE
-                        | SyntaxKind::DECLTYPE_EXPR
-                )
-            }) || !call.ancestors().any(|a| a.kind() == SyntaxKind::COMPOUND_STMT)
-            {
-                continue;
-            }
-            let used = squeeze(&args);
-            for (name, spec_args, at) in &specializations {
-                if name == ident.text() && *spec_args == used && call.text_range().end() <= at.start() {
-                    let at = *at;
-                    let first = ident.text_range();
-                    if self.out.iter().any(|d| d.range == at && d.code == "E1407") {
-                        continue;
-                    }
-                    self.out.push(HirDiagnostic {
-                        range: at,
-                        severity: msl_syntax::Severity::Error,
-                        code: "E1407",
-                        message: format!("`{name}{spec_args}` is specialized after a use has already instantiated it"),
-                        hint: Some(
-                            "declare the specialization before its first use (a declaration is enough: `template <> ...;`)"
-                                .to_string(),
-                        ),
-                        fixes: Vec::new(),
-                        related: vec![(first, "first used here".to_string())],
-                    });
-                }
+            let (name, args) = (ident.text().to_string(), squeeze(&args));
+            if !self.specializations.iter().any(|s| s.name == name && s.args == args) {
+                self.specializations.push(Specialization { name, args, at: ident.text_range() });
             }
         }
     }
