@@ -413,6 +413,18 @@ pub static CODES: &[CodeInfo] = &[
         good: "template <typename B> typename B::value_type head(B b) { return b.v; }",
     },
     CodeInfo {
+        code: "E1413",
+        name: "ambiguous-name",
+        severity: Severity::Error,
+        summary: "A variable's name that lookup finds in two namespaces through using-directives",
+        explanation: "A using-directive makes a namespace's names visible as if they were declared in the \
+                      enclosing namespace; when two such namespaces (or one and the global namespace) both \
+                      declare a variable of a name, an unqualified use of it refers to neither \
+                      (C++17 [namespace.udir]/6). Qualify the name.",
+        bad: "namespace a { constant float k = 1.0f; }\nnamespace b { constant float k = 2.0f; }\nusing namespace a;\nusing namespace b;\nfloat f() { return k; }",
+        good: "namespace a { constant float k = 1.0f; }\nnamespace b { constant float k = 2.0f; }\nusing namespace a;\nusing namespace b;\nfloat f() { return a::k; }",
+    },
+    CodeInfo {
         code: "E1402",
         name: "library-call-arity",
         severity: Severity::Error,

@@ -90,6 +90,8 @@ pub(crate) enum Rule {
     ExtraInitializer,
     /// A function parameter pack used without being expanded.
     UnexpandedPack,
+    /// A name that lookup finds in two namespaces (through using-directives).
+    Ambiguous,
 }
 
 impl Rule {
@@ -121,6 +123,7 @@ impl Rule {
             Rule::DeletedFunction => "E1727",
             Rule::ExtraInitializer => "E1709",
             Rule::UnexpandedPack => "E1728",
+            Rule::Ambiguous => "E1413",
         }
     }
 
@@ -151,7 +154,8 @@ impl Rule {
             | Rule::NotConstant
             | Rule::DeletedFunction
             | Rule::ExtraInitializer
-            | Rule::UnexpandedPack => Severity::Error,
+            | Rule::UnexpandedPack
+            | Rule::Ambiguous => Severity::Error,
         }
     }
 }

@@ -12,13 +12,14 @@ use msl_syntax::{SyntaxKind, SyntaxNode, TextRange};
 
 use super::{Rule, RuleCx};
 use crate::body::{Expr, LocalKind};
-use crate::defs::DefKind;
+use crate::defs::{DefKind, ScopeKind};
 
 pub(super) fn check(cx: &mut RuleCx, syntax: Option<&SyntaxNode>) {
     redeclarations(cx);
     let local_classes = syntax.is_some_and(|s| s.descendants().any(|n| n.kind() == SyntaxKind::STRUCT));
     if cx.unit_complete && !cx.infer.in_template && !local_classes {
         called_before_declaration(cx);
+        ambiguous_variables(cx, syntax);
         this_outside_members(cx);
         not_a_member(cx);
         library_enumerators(cx);
@@ -415,5 +416,48 @@ fn library_enumerators(cx: &mut RuleCx) {
         if let Some(c) = missing.closest {
             report.fix(crate::checks::Fix::replace(format!("Change to `{c}`"), at, c));
         }
+    }
+}
+
+/// E1413: a variable's name that unqualified lookup finds in two namespaces at once,
+/// through using-directives ([namespace.udir]/6: the program is ill-formed when the
+/// names found are not one entity and not all functions). Only namespace-scope variables
+/// are judged, in functions whose body has no using-directive of its own.
+fn ambiguous_variables(cx: &mut RuleCx, syntax: Option<&SyntaxNode>) {
+    let (Some(syntax), Some(def)) = (syntax, cx.def) else { return };
+    if syntax.descendants().any(|n| n.kind() == SyntaxKind::USING_DIRECTIVE) {
+        return;
+    }
+    let scope = cx.defs.def(def).scope;
+    let resolver = crate::infer::Resolver::new(cx.defs, scope, None);
+    let mut seen: Vec<std::sync::Arc<str>> = Vec::new();
+    for (i, e) in cx.body.exprs.iter().enumerate() {
+        let Expr::Path(p) = e else { continue };
+        let id = crate::body::ExprId(i as u32);
+        let [segment] = p.segments.as_slice() else { continue };
+        if p.global || segment.args.is_some() || !cx.decided(id) {
+            continue;
+        }
+        let Some(crate::infer::Resolution::Def(d)) = cx.infer.resolutions.get(&id) else { continue };
+        if !matches!(cx.defs.def(*d).kind, DefKind::Variable { .. }) || seen.contains(&segment.name) {
+            continue;
+        }
+        let found = resolver.lookup(&segment.name);
+        if found.iter().any(|f| !matches!(cx.defs.def(*f).kind, DefKind::Variable { .. })) {
+            continue;
+        }
+        let mut scopes: Vec<crate::defs::ScopeId> = found.iter().map(|f| cx.defs.def(*f).scope).collect();
+        scopes.sort_by_key(|s| s.0);
+        scopes.dedup();
+        if scopes.len() < 2 || scopes.iter().any(|s| cx.defs.scope(*s).kind == ScopeKind::Class) {
+            continue;
+        }
+        seen.push(segment.name.clone());
+        let mut places: Vec<String> = found.iter().map(|f| format!("`{}`", cx.defs.qualified_name(*f))).collect();
+        places.dedup();
+        let name = segment.name.clone();
+        let first = places[0].clone();
+        cx.report(Rule::Ambiguous, cx.range(id), format!("`{name}` is ambiguous: it may be {}", places.join(" or ")))
+            .hint(format!("using-directives make several visible here; qualify it, as in {first}"));
     }
 }
