@@ -23,7 +23,6 @@ mod ty;
 pub use consts::{
     check_runaway, check_static_asserts, function_static_asserts, functions_reaching_asserts, may_run_away,
 };
-use rules::BodyShift;
 pub(crate) use rules::{Specialization, check_instances, check_program};
 
 use infer::{Fit, Selection, TypedLocals, Visibility, visibility_of};
@@ -91,26 +90,9 @@ pub fn check_declarations(db: &dyn Db, unit: crate::Unit) -> Arc<Vec<HirDiagnost
     let parse = crate::db::parse_unit(db, unit);
     // after an edit inside one body, the previous findings moved: functions are not
     // walked here
-    let cache = db.item_cache();
-    if let Some(cache) = cache
-        && let Ok(last) = cache.declarations.lock()
-        && let Some((root, previous)) = last.get(&unit)
-        && let Some(moved) = BodyShift::new(root, parse.green()).and_then(|s| s.findings(previous))
-    {
-        drop(last);
-        let moved = Arc::new(moved);
-        if let Ok(mut last) = cache.declarations.lock() {
-            last.insert(unit, (parse.green().clone(), moved.clone()));
-        }
-        return moved;
-    }
-    let found = declaration_findings(db, unit, parse);
-    if let Some(cache) = cache
-        && let Ok(mut last) = cache.declarations.lock()
-    {
-        last.insert(unit, (parse.green().clone(), found.clone()));
-    }
-    found
+    let slot = db.item_cache().map(|c| &c.declarations);
+    let moved = |shift: &rules::BodyShift, found: &Arc<Vec<HirDiagnostic>>| shift.findings(found).map(Arc::new);
+    rules::kept_over_body_edits(slot, unit, parse.green(), moved, || declaration_findings(db, unit, parse))
 }
 
 /// [`check_declarations`]' work.

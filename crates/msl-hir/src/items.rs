@@ -477,7 +477,7 @@ pub(crate) type CachedFindings = (rowan::GreenNode, Arc<Vec<crate::checks::HirDi
 
 /// The program rules' findings with the tree, and the unit's explicit specializations.
 pub(crate) type CachedProgram =
-    (rowan::GreenNode, Arc<Vec<crate::checks::HirDiagnostic>>, Arc<Vec<crate::checks::Specialization>>);
+    (rowan::GreenNode, (Arc<Vec<crate::checks::HirDiagnostic>>, Arc<Vec<crate::checks::Specialization>>));
 
 /// What is kept of a unit's latest item tree.
 #[derive(Default)]

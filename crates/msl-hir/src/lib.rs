@@ -139,10 +139,10 @@ pub const ANALYSIS_STACK_SIZE: usize = 64 << 20;
 const PARALLEL_MIN_FUNCTIONS: usize = 16;
 
 /// With a forked handle (see [`Db::fork`]), checks the functions of `list` on this thread
-/// and another one (and the unit-wide declaration and program checks, one on each); the results are memoized for the caller's pass. The functions are
-/// shared out by size, largest first, each to the thread with less text so far (sizes
-/// vary a lot: one kernel can be as long as fifty small helpers), which is balanced and
-/// the same on every run. A cancellation (or any panic) on the other thread is raised
+/// and another one (and the unit-wide declaration and program checks, one on each); the
+/// results are memoized for the caller's pass. The functions are shared out by size,
+/// largest first, each to the thread with less text so far (sizes vary a lot: one kernel
+/// can be as long as fifty small helpers), which is balanced and the same on every run. A cancellation (or any panic) on the other thread is raised
 /// again here.
 fn check_in_parallel<'db>(db: &'db dyn Db, unit: Unit, list: &[FunctionId<'db>]) {
     if list.len() < PARALLEL_MIN_FUNCTIONS {

@@ -363,27 +363,41 @@ pub fn may_run_away(db: &dyn Db, unit: Unit) -> bool {
 
 /// The unit's functions (by number) that may lead to a template asserting something:
 /// those templates, and every function whose body names one of them or names a template
-/// that does, and so on. Read from the names in the bodies, so it errs on the side of
-/// more; the instantiations of the rest cannot reach an assertion.
+/// that does, and so on (see [`functions_reaching`]); the instantiations of the rest
+/// cannot reach an assertion.
 #[salsa::tracked(returns(ref))]
 pub fn functions_reaching_asserts(db: &dyn Db, unit: Unit) -> Arc<Vec<u32>> {
+    let list = crate::db::functions(db, unit);
+    let targets: Vec<bool> = list.iter().map(|f| function_static_asserts(db, *f).0).collect();
+    let reaching = functions_reaching(db, unit, &targets, |_| true);
+    Arc::new((0..list.len() as u32).filter(|i| reaching[*i as usize]).collect())
+}
+
+/// Which of the unit's functions may lead to one of `targets` (by number): the targets,
+/// and every function `may_follow` allows whose body names one of them, or names a
+/// template that does, and so on. Read from the names in the bodies, so it errs on the
+/// side of more.
+pub(crate) fn functions_reaching(
+    db: &dyn Db,
+    unit: Unit,
+    targets: &[bool],
+    may_follow: impl Fn(usize) -> bool,
+) -> Vec<bool> {
     let tree = crate::db::item_tree(db, unit);
     let list = crate::db::functions(db, unit);
     let mut names: rustc_hash::FxHashSet<&str> = rustc_hash::FxHashSet::default();
     let mut reaching = vec![false; list.len()];
-    for (i, f) in list.iter().enumerate() {
-        if function_static_asserts(db, *f).0 {
-            reaching[i] = true;
-            if let Some(item) = tree.functions.get(i) {
-                names.insert(item.name.as_str());
-            }
+    for (i, _) in targets.iter().enumerate().filter(|(_, t)| **t) {
+        reaching[i] = true;
+        if let Some(item) = tree.functions.get(i) {
+            names.insert(item.name.as_str());
         }
     }
     let mut changed = !names.is_empty();
     while changed {
         changed = false;
         for (i, f) in list.iter().enumerate() {
-            if reaching[i] || !function_names(db, *f).iter().any(|n| names.contains(&**n)) {
+            if reaching[i] || !may_follow(i) || !function_names(db, *f).iter().any(|n| names.contains(&**n)) {
                 continue;
             }
             reaching[i] = true;
@@ -393,7 +407,7 @@ pub fn functions_reaching_asserts(db: &dyn Db, unit: Unit) -> Arc<Vec<u32>> {
             }
         }
     }
-    Arc::new((0..list.len() as u32).filter(|i| reaching[*i as usize]).collect())
+    reaching
 }
 
 /// The names a function's body calls or names with template arguments (an identifier

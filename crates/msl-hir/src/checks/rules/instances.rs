@@ -27,50 +27,19 @@ use crate::defs::{DefKind, GenericKind};
 /// does (read from the names in the bodies, as for assertions).
 #[salsa::tracked(returns(ref))]
 pub(crate) fn checked_instances(db: &dyn Db, unit: Unit) -> Arc<UnitInstances<'_>> {
-    let none = || Arc::new(UnitInstances { list: Vec::new(), sites: Vec::new(), runaways: Vec::new() });
-    let tree = crate::db::item_tree(db, unit);
     let list = crate::db::functions(db, unit);
-    // what each function may be: a template that is followed, one that is not, or none
-    let mut followed = vec![false; list.len()];
-    let mut template = vec![false; list.len()];
-    let mut reaching = vec![false; list.len()];
-    let mut names: rustc_hash::FxHashSet<&str> = rustc_hash::FxHashSet::default();
-    for (i, f) in list.iter().enumerate() {
-        if !crate::db::infer_function(db, *f).in_template {
-            followed[i] = true;
-            continue;
-        }
-        template[i] = true;
-        followed[i] = safe_template(db, *f);
-        if followed[i] && dependent_uses(db, *f) {
-            reaching[i] = true;
-            if let Some(item) = tree.functions.get(i) {
-                names.insert(item.name.as_str());
-            }
-        }
+    // functions that are not templates, and templates nothing can rule out, are followed
+    let followed: Vec<bool> =
+        list.iter().map(|f| !crate::db::infer_function(db, *f).in_template || safe_template(db, *f)).collect();
+    let targets: Vec<bool> = list
+        .iter()
+        .zip(&followed)
+        .map(|(f, follow)| *follow && crate::db::infer_function(db, *f).in_template && dependent_uses(db, *f))
+        .collect();
+    if !targets.contains(&true) {
+        return Arc::new(UnitInstances { list: Vec::new(), sites: Vec::new(), runaways: Vec::new() });
     }
-    if names.is_empty() {
-        return none();
-    }
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for (i, f) in list.iter().enumerate() {
-            if reaching[i]
-                || !followed[i]
-                || !crate::checks::consts::function_names(db, *f).iter().any(|n| names.contains(&**n))
-            {
-                continue;
-            }
-            reaching[i] = true;
-            changed = true;
-            if template[i]
-                && let Some(item) = tree.functions.get(i)
-            {
-                names.insert(item.name.as_str());
-            }
-        }
-    }
+    let reaching = crate::checks::consts::functions_reaching(db, unit, &targets, |i| followed[i]);
     let keep: rustc_hash::FxHashSet<u32> = (0..list.len() as u32).filter(|&i| reaching[i as usize]).collect();
     Arc::new(crate::db::walk_instances(db, unit, Some(&keep)))
 }
@@ -149,36 +118,23 @@ fn dependent_members(db: &dyn Db, f: FunctionId<'_>) -> bool {
 pub(crate) fn instance_findings<'db>(db: &'db dyn Db, inst: Instance<'db>) -> Arc<Vec<HirDiagnostic>> {
     let f = *inst.function(db);
     let unit = *f.unit(db);
-    let (body, map) = &**crate::db::function_body(db, f);
-    if body.root.is_none() {
+    if crate::db::function_body(db, f).0.root.is_none() {
         return Arc::new(Vec::new());
     }
-    if !dependent_uses(db, f) {
+    let nested = nested_type_locals(db, f);
+    if nested.is_empty() && !dependent_members(db, f) {
         return Arc::new(Vec::new());
     }
     let infer = crate::db::infer_instance(db, inst);
     if infer.in_template || !infer.undecided.is_empty() {
         return Arc::new(Vec::new());
     }
-    let defs = crate::db::unit_defs(db, unit);
-    let def = defs.function_defs.get(*f.index(db) as usize).copied().flatten();
-    let mut cx = RuleCx {
-        body,
-        map,
-        infer,
-        defs,
-        tree: crate::item_tree(db, unit),
-        def,
-        names_checkable: false,
-        unit_complete: !crate::db::unit_incomplete(db, unit),
-        in_lambda: super::lambda_statements(body),
-        out: Vec::new(),
-    };
+    let mut cx = RuleCx::new(db, f, infer, false, !crate::db::unit_incomplete(db, unit));
     if cx.unit_complete {
         super::members::check(&mut cx);
         let syntax = crate::db::function_green(db, f).as_ref().map(|g| msl_syntax::SyntaxNode::new_root(g.0.clone()));
         if let Some(syntax) = syntax {
-            nested_types(&mut cx, &syntax, &nested_type_locals(db, f), inst.args(db));
+            nested_types(&mut cx, &syntax, &nested, inst.args(db));
         }
     }
     Arc::new(cx.out)

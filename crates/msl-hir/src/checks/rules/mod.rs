@@ -22,7 +22,7 @@ mod values;
 mod writes;
 
 pub(crate) use instances::check_instances;
-pub(crate) use program::{BodyShift, Specialization, check_program};
+pub(crate) use program::{BodyShift, Specialization, check_program, kept_over_body_edits};
 
 use msl_syntax::{Severity, TextRange};
 
@@ -201,6 +201,32 @@ impl Report<'_> {
 }
 
 impl<'a> RuleCx<'a> {
+    /// The context of a function's rules, with `infer` the inference they read (of the
+    /// function, or of one of its instantiations).
+    pub(crate) fn new(
+        db: &'a dyn Db,
+        function: FunctionId<'a>,
+        infer: &'a InferenceResult,
+        names_checkable: bool,
+        unit_complete: bool,
+    ) -> RuleCx<'a> {
+        let unit = *function.unit(db);
+        let (body, map) = &**crate::db::function_body(db, function);
+        let defs = crate::db::unit_defs(db, unit);
+        RuleCx {
+            body,
+            map,
+            infer,
+            defs,
+            tree: crate::item_tree(db, unit),
+            def: defs.function_defs.get(*function.index(db) as usize).copied().flatten(),
+            names_checkable,
+            unit_complete,
+            in_lambda: lambda_statements(body),
+            out: Vec::new(),
+        }
+    }
+
     pub(crate) fn report(&mut self, rule: Rule, range: TextRange, message: impl Into<String>) -> Report<'_> {
         self.out.push(HirDiagnostic {
             range,
@@ -242,26 +268,11 @@ pub(crate) fn check(
     names_checkable: bool,
     unit_complete: bool,
 ) -> Vec<HirDiagnostic> {
-    let unit = *function.unit(db);
-    let (body, map) = &**crate::db::function_body(db, function);
-    if body.root.is_none() {
+    if crate::db::function_body(db, function).0.root.is_none() {
         return Vec::new();
     }
     let infer = crate::db::infer_function(db, function);
-    let defs = crate::db::unit_defs(db, unit);
-    let def = defs.function_defs.get(*function.index(db) as usize).copied().flatten();
-    let mut cx = RuleCx {
-        body,
-        map,
-        infer,
-        defs,
-        tree: crate::item_tree(db, unit),
-        def,
-        names_checkable,
-        unit_complete,
-        in_lambda: lambda_statements(body),
-        out: Vec::new(),
-    };
+    let mut cx = RuleCx::new(db, function, infer, names_checkable, unit_complete);
     // a branch of an `if constexpr` whose condition is not known may be discarded when
     // the function is compiled: then nothing in the body is sure
     templates::constexpr_conditions(&mut cx);

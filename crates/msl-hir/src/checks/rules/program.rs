@@ -32,7 +32,7 @@ const EARLIER: usize = 16;
 #[salsa::tracked(returns(ref))]
 pub fn check_program(db: &dyn Db, unit: crate::Unit) -> Arc<Vec<HirDiagnostic>> {
     let parse = crate::db::parse_unit(db, unit);
-    let (found, specializations) = declaration_findings(db, unit, parse);
+    let (found, specializations) = program_findings(db, unit, parse);
     if specializations.is_empty() {
         return found;
     }
@@ -46,45 +46,54 @@ pub fn check_program(db: &dyn Db, unit: crate::Unit) -> Arc<Vec<HirDiagnostic>> 
 /// The program rules' findings, which read no body, and the unit's explicit
 /// specializations of function templates; after an edit inside one body, the previous
 /// ones with their places moved.
-fn declaration_findings(
+fn program_findings(
     db: &dyn Db,
     unit: crate::Unit,
     parse: &msl_syntax::Parse,
 ) -> (Arc<Vec<HirDiagnostic>>, Arc<Vec<Specialization>>) {
-    let cache = db.item_cache();
-    if let Some(cache) = cache
-        && let Ok(last) = cache.program.lock()
-        && let Some((root, previous, specializations)) = last.get(&unit)
-        && let Some(shift) = BodyShift::new(root, parse.green())
-        && let Some(moved) = shift.findings(previous)
-        && let Some(specializations) = specializations
+    let slot = db.item_cache().map(|c| &c.program);
+    let moved = |shift: &BodyShift, (found, specializations): &(Arc<Vec<HirDiagnostic>>, Arc<Vec<Specialization>>)| {
+        let specializations = specializations
             .iter()
             .map(|s| Some(Specialization { at: shift.apply(s.at)?, ..s.clone() }))
-            .collect::<Option<Vec<_>>>()
+            .collect::<Option<Vec<_>>>()?;
+        Some((Arc::new(shift.findings(found)?), Arc::new(specializations)))
+    };
+    kept_over_body_edits(slot, unit, parse.green(), moved, || {
+        let (defs, sources) = crate::db::unit_defs_with_source(db, unit);
+        let root = parse.syntax();
+        let mut cx = Program { defs, sources, root: &root, out: Vec::new(), specializations: Vec::new() };
+        cx.functions();
+        cx.scopes();
+        cx.templates();
+        cx.incomplete_fields();
+        cx.out.sort_by_key(|d| (d.range.start(), d.code));
+        cx.out.dedup_by(|a, b| a.range == b.range && a.code == b.code);
+        (Arc::new(cx.out), Arc::new(cx.specializations))
+    })
+}
+
+/// What a unit-wide check found from `root`, kept in `slot` with the tree: after an edit
+/// inside one body, the previous result moved (`moved`), else `make`'s.
+pub(crate) fn kept_over_body_edits<T: Clone>(
+    slot: Option<&std::sync::Mutex<FxHashMap<crate::Unit, (rowan::GreenNode, T)>>>,
+    unit: crate::Unit,
+    root: &rowan::GreenNode,
+    moved: impl FnOnce(&BodyShift, &T) -> Option<T>,
+    make: impl FnOnce() -> T,
+) -> T {
+    let previous = slot.and_then(|s| {
+        let last = s.lock().ok()?;
+        let (old, value) = last.get(&unit)?;
+        moved(&BodyShift::new(old, root)?, value)
+    });
+    let value = previous.unwrap_or_else(make);
+    if let Some(s) = slot
+        && let Ok(mut last) = s.lock()
     {
-        drop(last);
-        let (moved, specializations) = (Arc::new(moved), Arc::new(specializations));
-        if let Ok(mut last) = cache.program.lock() {
-            last.insert(unit, (parse.green().clone(), moved.clone(), specializations.clone()));
-        }
-        return (moved, specializations);
+        last.insert(unit, (root.clone(), value.clone()));
     }
-    let (defs, sources) = crate::db::unit_defs_with_source(db, unit);
-    let root = parse.syntax();
-    let mut cx = Program { defs, sources, root: &root, out: Vec::new(), specializations: Vec::new() };
-    cx.functions();
-    cx.scopes();
-    cx.templates();
-    cx.incomplete_fields();
-    cx.out.sort_by_key(|d| (d.range.start(), d.code));
-    cx.out.dedup_by(|a, b| a.range == b.range && a.code == b.code);
-    let (out, specializations) = (Arc::new(cx.out), Arc::new(cx.specializations));
-    if let Some(cache) = cache
-        && let Ok(mut last) = cache.program.lock()
-    {
-        last.insert(unit, (parse.green().clone(), out.clone(), specializations.clone()));
-    }
-    (out, specializations)
+    value
 }
 
 /// An explicit specialization of a function template: the template's name, the
@@ -607,7 +616,7 @@ impl Program<'_> {
     fn missing_typename(&mut self, decls: &[SyntaxNode]) {
         for decl in decls {
             let mut names: Vec<String> = Vec::new();
-            for t in std::iter::once(decl.clone()).chain(decl.ancestors().skip(1)) {
+            for t in decl.ancestors() {
                 if t.kind() != SyntaxKind::TEMPLATE_DECL {
                     continue;
                 }
@@ -629,7 +638,7 @@ impl Program<'_> {
                 if let rowan::NodeOrToken::Node(n) = child
                     && n.kind() != rowan::SyntaxKind(SyntaxKind::TEMPLATE_PARAM_LIST as u16)
                 {
-                    dependent_types(n, at, &names, &mut found);
+                    dependent_types(n, at, &names, false, &mut found);
                 }
             }
             self.out.extend(found.into_iter().map(|(range, name)| missing_typename_finding(range, &name)));
@@ -1029,13 +1038,6 @@ fn green_child(
     })
 }
 
-/// The qualified type names under `node` that start with one of the template parameters
-/// `names` and lack `typename` (see `missing_typename`); nested templates are left to
-/// their own walk.
-fn dependent_types(node: &rowan::GreenNodeData, start: TextSize, names: &[String], out: &mut Vec<(TextRange, String)>) {
-    dependent_types_in(node, start, names, false, out);
-}
-
 /// The E1412 findings in a function's body (`function` the function's own tree, ranges
 /// from its start), for the template parameters `names` around it.
 pub(crate) fn body_dependent_types(function: &rowan::GreenNodeData, names: &[String]) -> Vec<(TextRange, String)> {
@@ -1044,13 +1046,16 @@ pub(crate) fn body_dependent_types(function: &rowan::GreenNodeData, names: &[Str
         if let rowan::NodeOrToken::Node(n) = c
             && matches!(kind_of(n), SyntaxKind::COMPOUND_STMT)
         {
-            dependent_types_in(n, at, names, true, &mut out);
+            dependent_types(n, at, names, true, &mut out);
         }
     }
     out
 }
 
-fn dependent_types_in(
+/// The qualified type names under `node` that start with one of the template parameters
+/// `names` and lack `typename` (see `missing_typename`); nested templates are left to
+/// their own walk, and bodies too unless `bodies`.
+fn dependent_types(
     node: &rowan::GreenNodeData,
     start: TextSize,
     names: &[String],
@@ -1116,7 +1121,7 @@ fn dependent_types_in(
     }
     for (c, at) in green_children(node, start) {
         if let rowan::NodeOrToken::Node(n) = c {
-            dependent_types_in(n, at, names, bodies, out);
+            dependent_types(n, at, names, bodies, out);
         }
     }
 }
