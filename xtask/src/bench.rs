@@ -75,7 +75,13 @@ pub fn run(args: &[String]) -> Result<u8, String> {
     let lines = text.lines().count();
     let warm = parse_file(id, &vfs, &cfg);
     if checker_only {
+        let before = host_reference();
         checker_bench(&ggml, &warm, &cfg, lines, iterations)?;
+        println!(
+            "host reference (sorting {REFERENCE_LEN} pseudo-random integers, best of 5): {} before the checker, {} after",
+            ms(before),
+            ms(host_reference())
+        );
         return Ok(0);
     }
     let unit_bytes: usize = warm.files().iter().filter(|f| !f.is_virtual).map(|f| f.text.len()).sum();

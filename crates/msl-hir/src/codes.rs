@@ -918,8 +918,10 @@ pub static CODES: &[CodeInfo] = &[
         summary: "A call of a function template of the unit that none of its declarations takes",
         explanation: "The call has as many arguments as some declaration of the template takes, but no \
                       instance fits: a template parameter would be deduced as two different types (C++17 \
-                      [temp.deduct.call]: `T` from `0` is `int`, from `x * 0.5f` is `float`), or the \
-                      deduced parameters do not take the arguments. Checked where every argument is a \
+                      [temp.deduct.call]: `T` from `0` is `int`, from `x * 0.5f` is `float`), the \
+                      deduced parameters do not take the arguments, or an `enable_if_t<C, X>` in a template \
+                      parameter or the return type has a condition `C` that is false for the deduced \
+                      arguments, which removes the template ([temp.deduct]/8). Checked where every argument is a \
                       number or vector and the library has no function of that name; calls of functions \
                       that are not templates are checked by E1710.",
         bad: "template <typename T> T larger(T a, T b) { return a > b ? a : b; }\nfloat f(float x) { return larger(0, x); }",

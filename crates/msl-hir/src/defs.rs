@@ -1222,9 +1222,9 @@ fn template_params(node: &SyntaxNode, parent: Option<&Arc<Generics>>) -> Arc<Gen
                     GenericKind::Template,
                 ),
             };
-            if let Some(name) = name {
-                g.params.push(GenericParam { name: Arc::from(name), kind, pack });
-            }
+            // an unnamed parameter keeps its place (explicit arguments are positional) and
+            // its default (`typename = enable_if_t<...>`)
+            g.params.push(GenericParam { name: Arc::from(name.unwrap_or_default()), kind, pack });
         }
     }
     Arc::new(g)

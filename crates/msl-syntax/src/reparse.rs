@@ -436,6 +436,9 @@ impl Parse {
                     OwnedScopeOp::Declare { name, sym } => {
                         out.push_str(&format!("scope {at} Declare({:?}, {sym:?})\n", st.scope_log.name(name)))
                     }
+                    OwnedScopeOp::DeclareTypeParam { name } => {
+                        out.push_str(&format!("scope {at} DeclareTypeParam({:?})\n", st.scope_log.name(name)))
+                    }
                     op => out.push_str(&format!("scope {at} {op:?}\n")),
                 }
             }

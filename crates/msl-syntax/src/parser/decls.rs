@@ -357,7 +357,7 @@ fn template_param(p: &mut Parser<'_>) {
                 let n = p.start();
                 p.bump(IDENT);
                 n.complete(p, NAME);
-                p.scopes.declare(name, Sym::Type);
+                p.scopes.declare_type_param(name);
             }
             if p.eat(EQ) {
                 types::type_id(p);

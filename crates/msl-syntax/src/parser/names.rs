@@ -411,6 +411,9 @@ pub(crate) struct ScanPath {
     pub template_id: bool,
     pub segments: usize,
     pub ctor_like: bool,
+    /// The path begins with a template type parameter (`T::value`): what follows is a
+    /// member of a type not known yet.
+    pub dependent: bool,
 }
 
 /// Scans a path starting at `start` (same rules as [`path`]) without consuming it.
@@ -422,7 +425,15 @@ pub(crate) fn scan_path(p: &Parser<'_>, start: usize, ctx: AngleCtx) -> Option<S
         i += 1;
         qualified = true;
     }
-    let mut out = ScanPath { end: i, last: u32::MAX, sym: None, template_id: false, segments: 0, ctor_like: false };
+    let mut out = ScanPath {
+        end: i,
+        last: u32::MAX,
+        sym: None,
+        template_id: false,
+        segments: 0,
+        ctor_like: false,
+        dependent: false,
+    };
     loop {
         let after_template = kinds.get(i) == Some(&TEMPLATE_KW);
         if after_template {
@@ -433,6 +444,9 @@ pub(crate) fn scan_path(p: &Parser<'_>, start: usize, ctx: AngleCtx) -> Option<S
         }
         let id = p.name_at(i);
         let sym = if out.segments == 0 && !qualified { p.scopes.lookup(id) } else { p.scopes.lookup_member(id) };
+        if out.segments == 0 && !qualified {
+            out.dependent = p.scopes.is_type_param(id);
+        }
         out.ctor_like = out.segments > 0 && id == out.last;
         i += 1;
         out.template_id = false;

@@ -465,6 +465,12 @@ pub(crate) fn looks_like_declaration(p: &Parser<'_>, start: usize) -> bool {
     let Some(scan) = names::scan_path(p, i, AngleCtx::Type) else { return false };
     let next = kinds.get(scan.end).copied().unwrap_or(EOF);
     let after = kinds.get(scan.end + 1).copied().unwrap_or(EOF);
+    // [temp.res]/3: a name qualified by a template parameter names a type only after
+    // `typename`, so `T::n * m;` multiplies (`T::type x;` stays a declaration, whose
+    // missing `typename` the checker reports)
+    if scan.dependent && scan.segments > 1 && matches!(next, STAR | AMP | AMP2) {
+        return false;
+    }
     let declarator_follows = |next: SyntaxKind| -> bool {
         matches!(next, IDENT | CONST_KW | VOLATILE_KW | DOT3 | OPERATOR_KW)
             || next.is_address_space()

@@ -29,6 +29,8 @@ pub(crate) enum ScopeOp<'a> {
     },
     Pop,
     Declare(&'a str, Sym),
+    /// A template type parameter (`typename T`): a type that is not known yet.
+    DeclareTypeParam(&'a str),
 }
 
 /// A [`ScopeOp`] kept with a parse: a name is a range of [`ScopeLog::names`].
@@ -37,6 +39,7 @@ pub(crate) enum OwnedScopeOp {
     Push { local: bool },
     Pop,
     Declare { name: (u32, u32), sym: Sym },
+    DeclareTypeParam { name: (u32, u32) },
 }
 
 /// The scope changes of a parse, kept with it (see `Scopes::log`): each with the piece of
@@ -71,7 +74,7 @@ pub(crate) struct Scopes<'a> {
     names: RefCell<Names<'a>>,
     /// Bindings to restore when a scope closes: a name's number and what it meant before
     /// the scope bound it.
-    undo: Vec<(u32, Option<(u32, Sym)>)>,
+    undo: Vec<(u32, Option<Binding>)>,
     marks: Vec<Mark>,
     /// Every change, with the piece of the parser's current token when it was made, so
     /// that the state at a function body can be rebuilt later. A local scope that leaves
@@ -94,11 +97,15 @@ struct Names<'a> {
     texts: Vec<&'a str>,
 }
 
+/// A name's meaning in a scope: the scope's depth, what it is there, and whether it is a
+/// template type parameter.
+type Binding = (u32, Sym, bool);
+
 /// What a name means where the parse is.
 #[derive(Clone, Copy)]
 struct Name {
     /// The innermost scope that declares it (its depth) and what it is there.
-    bound: Option<(u32, Sym)>,
+    bound: Option<Binding>,
     /// Declared as a type or template in any scope (member types, namespace members):
     /// what the last component of a qualified name means.
     any_type: Option<Sym>,
@@ -233,6 +240,20 @@ impl<'a> Scopes<'a> {
             return;
         }
         self.log.push((self.at, ScopeOp::Declare(name, sym)));
+        self.bind(name, sym, false);
+    }
+
+    /// Declares a template type parameter: a type, and one whose members are not known
+    /// (see [`Scopes::is_type_param`]).
+    pub(crate) fn declare_type_param(&mut self, name: &'a str) {
+        if name.is_empty() {
+            return;
+        }
+        self.log.push((self.at, ScopeOp::DeclareTypeParam(name)));
+        self.bind(name, Sym::Type, true);
+    }
+
+    fn bind(&mut self, name: &'a str, sym: Sym, param: bool) {
         if sym != Sym::Value
             && let Some(m) = self.marks.last_mut()
         {
@@ -257,15 +278,16 @@ impl<'a> Scopes<'a> {
             Sym::Value => {}
         }
         match &mut entry.bound {
-            Some((d, s)) if *d == depth => {
+            Some((d, s, p)) if *d == depth => {
                 // a template stays a template when redeclared (overloads, specializations)
                 if !(matches!(*s, Sym::Template | Sym::ValueTemplate) && sym == Sym::Value) {
                     *s = sym;
+                    *p = param;
                 }
             }
             bound => {
                 // scopes only nest: a name bound deeper was unbound when that scope closed
-                let before = bound.replace((depth, sym));
+                let before = bound.replace((depth, sym, param));
                 if depth > 0 {
                     self.undo.push((id, before));
                 }
@@ -282,6 +304,7 @@ impl<'a> Scopes<'a> {
                 OwnedScopeOp::Push { local } => self.push_kind(local),
                 OwnedScopeOp::Pop => self.pop(),
                 OwnedScopeOp::Declare { name, sym } => self.declare(log.name(name), sym),
+                OwnedScopeOp::DeclareTypeParam { name } => self.declare_type_param(log.name(name)),
             }
         }
     }
@@ -301,6 +324,11 @@ impl<'a> Scopes<'a> {
                         names.push_str(name);
                         OwnedScopeOp::Declare { name: (start, name.len() as u32), sym }
                     }
+                    ScopeOp::DeclareTypeParam(name) => {
+                        let start = names.len() as u32;
+                        names.push_str(name);
+                        OwnedScopeOp::DeclareTypeParam { name: (start, name.len() as u32) }
+                    }
                 };
                 (at, op)
             })
@@ -311,14 +339,19 @@ impl<'a> Scopes<'a> {
     /// What the unqualified name numbered `id` is, if known.
     pub(crate) fn lookup(&self, id: u32) -> Option<Sym> {
         let name = self.name(id)?;
-        name.bound.map(|(_, s)| s).or(name.builtin)
+        name.bound.map(|(_, s, _)| s).or(name.builtin)
+    }
+
+    /// Whether the unqualified name numbered `id` is a template type parameter here.
+    pub(crate) fn is_type_param(&self, id: u32) -> bool {
+        self.name(id).is_some_and(|n| matches!(n.bound, Some((_, _, true))))
     }
 
     /// What the name numbered `id` is as the last component of a qualified name
     /// (`a::b::name`), if known.
     pub(crate) fn lookup_member(&self, id: u32) -> Option<Sym> {
         let name = self.name(id)?;
-        name.any_type.or(name.namespace.then_some(Sym::Namespace)).or(name.builtin).or(name.bound.map(|(_, s)| s))
+        name.any_type.or(name.namespace.then_some(Sym::Namespace)).or(name.builtin).or(name.bound.map(|(_, s, _)| s))
     }
 
     /// Whether the unqualified name `name` is a type or a template.

@@ -116,7 +116,8 @@ fn deduced_classes(cx: &mut RuleCx) {
                 if fitting.is_empty() {
                     continue;
                 }
-                let reasons: Vec<Option<String>> = fitting.iter().map(|f| deduce(cx, &g, f, &[], &types)).collect();
+                let reasons: Vec<Option<String>> =
+                    fitting.iter().map(|f| deduce(cx, class, &g, f, &[], &types)).collect();
                 match reasons.iter().find_map(|r| r.clone()) {
                     Some(reason) if reasons.iter().all(Option::is_some) => {
                         format!("the arguments of `{name}` cannot be deduced from this initializer: {reason}")
@@ -301,20 +302,26 @@ fn deduction(cx: &mut RuleCx) {
         if explicit.len() > g.params.len() {
             continue;
         }
-        if let Some(problem) = deduce(cx, &g, f, explicit, &types) {
+        if let Some(problem) = deduce(cx, id, &g, f, explicit, &types) {
             found.push((*callee, seg.name.clone(), problem));
         }
     }
     for (callee, name, problem) in found {
         let at = cx.range(callee);
+        let hint = if problem.starts_with(ENABLE_IF_REMOVES) {
+            "pass an argument of a type the condition accepts, or declare an overload for this type"
+        } else {
+            "convert the arguments to one type, or give the template arguments explicitly (`f<float>(...)`)"
+        };
         cx.report(Rule::NoMatchingCall, at, format!("`{name}` cannot be called with these arguments: {problem}"))
-            .hint("convert the arguments to one type, or give the template arguments explicitly (`f<float>(...)`)");
+            .hint(hint);
     }
 }
 
 /// Why deduction fails, when it surely does.
 fn deduce(
     cx: &RuleCx,
+    id: DefId,
     g: &Generics,
     f: &crate::defs::FunctionData,
     explicit: &[TypeArgRef],
@@ -398,7 +405,83 @@ fn deduce(
         }
         return Some(format!("nothing gives the template parameter `{}` (no argument has its type)", gp.name));
     }
+    excluded_by_enable_if(cx, id, g, f, explicit.len(), &deduced)
+}
+
+/// How a failure of [`excluded_by_enable_if`] begins.
+const ENABLE_IF_REMOVES: &str = "`enable_if` removes it";
+
+/// SFINAE ([temp.deduct]/8): an `enable_if_t<C, X>` in the template's parameters (a
+/// default) or in its return type names no type when `C` is false for the deduced
+/// arguments, which removes the template from the call's candidates. Only judged when
+/// every type parameter is a scalar deduced from an argument or given explicitly (other
+/// than the ones `enable_if` defaults), and the condition evaluates.
+fn excluded_by_enable_if(
+    cx: &RuleCx,
+    id: DefId,
+    g: &Generics,
+    f: &crate::defs::FunctionData,
+    explicit: usize,
+    deduced: &[Option<(crate::ty::Ty, usize)>],
+) -> Option<String> {
+    let mut bindings: rustc_hash::FxHashMap<std::sync::Arc<str>, crate::ty::Ty> = Default::default();
+    let mut conditions: Vec<&TypeRef> = Vec::new();
+    for (k, gp) in g.params.iter().enumerate() {
+        match (&gp.kind, &deduced[k]) {
+            (GenericKind::Type { .. }, Some((t, _))) if matches!(t.kind(), TyKind::Scalar(_)) => {
+                bindings.insert(gp.name.clone(), t.clone());
+            }
+            (GenericKind::Type { default: Some(d) }, None) if k >= explicit && enable_if_condition(d).is_some() => {
+                conditions.push(d)
+            }
+            (GenericKind::Value { ty, has_default: true }, _) if k >= explicit && enable_if_condition(ty).is_some() => {
+                conditions.push(ty)
+            }
+            (GenericKind::Value { .. }, _) => {}
+            _ => return None,
+        }
+    }
+    conditions.extend(f.ret.as_ref().filter(|r| enable_if_condition(r).is_some()));
+    if conditions.is_empty() {
+        return None;
+    }
+    let mut env = crate::infer::Resolver::new(cx.defs, cx.defs.def(id).scope, Some(std::sync::Arc::new(g.clone())));
+    env.bindings = Some(std::sync::Arc::new(bindings.clone()));
+    for c in conditions {
+        let Some(text) = enable_if_condition(c) else { continue };
+        if crate::ty::TypeEnv::const_value(&env, &text) != Some(0) {
+            continue;
+        }
+        let mut args: Vec<String> = bindings.iter().map(|(n, t)| format!("{n} = {t}")).collect();
+        args.sort();
+        return Some(format!("{ENABLE_IF_REMOVES}, since `{text}` is false for {}", args.join(", ")));
+    }
     None
+}
+
+/// The condition of `enable_if_t<C, X>` (or `enable_if<C, X>::type`, qualified by
+/// `metal::` or not), as written.
+fn enable_if_condition(t: &TypeRef) -> Option<std::sync::Arc<str>> {
+    if !t.ops.is_empty() {
+        return None;
+    }
+    let TypeBase::Path(p) = &t.base else { return None };
+    let n = p.segments.len();
+    let (seg, qualifiers) = match p.segments.last() {
+        Some(last) if &*last.name == "enable_if_t" => (last, &p.segments[..n - 1]),
+        Some(last) if &*last.name == "type" && n >= 2 && &*p.segments[n - 2].name == "enable_if" => {
+            (&p.segments[n - 2], &p.segments[..n - 2])
+        }
+        _ => return None,
+    };
+    if !qualifiers.iter().all(|q| &*q.name == "metal" && q.args.is_none()) {
+        return None;
+    }
+    match seg.args.as_deref()?.first()? {
+        TypeArgRef::Expr(e) => Some(e.clone()),
+        TypeArgRef::Value(v) => Some(v.to_string().into()),
+        TypeArgRef::Type(_) => None,
+    }
 }
 
 /// Whether a written type names `name` anywhere (in its arguments, array bounds, ...).
