@@ -92,6 +92,7 @@ pub fn run(args: &[String]) -> Result<u8, String> {
     let mut show_warnings = false;
     let mut typos = false;
     let mut mutate = false;
+    let mut format = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -103,6 +104,7 @@ pub fn run(args: &[String]) -> Result<u8, String> {
             "--warnings" => show_warnings = true,
             "--typos" => typos = true,
             "--mutate" => mutate = true,
+            "--format" => format = true,
             other => return Err(format!("unknown argument `{other}`")),
         }
     }
@@ -123,6 +125,9 @@ pub fn run(args: &[String]) -> Result<u8, String> {
     }
     if mutate {
         return crate::mutate::run(&root, &units, jobs);
+    }
+    if format {
+        return crate::format_corpus::run(&root, &units, jobs);
     }
     let start = Instant::now();
     let outcomes: Vec<Outcome> = map_units(&units, jobs, |u| {

@@ -4,6 +4,7 @@ mod analysis_stats;
 mod bench;
 mod corpus;
 mod editors;
+mod format_corpus;
 mod lsp_bench;
 mod mutate;
 mod pgo;

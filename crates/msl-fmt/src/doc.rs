@@ -1,0 +1,406 @@
+//! The layout document: a flat list of elements (text, line breaks, and the starts and
+//! ends of groups and indents) and the printer that lays it out within a line width.
+//!
+//! The model is Wadler's "prettier printer", in the form Prettier, Biome and Ruff use:
+//! a *group* is printed on one line when all of it fits in what is left of the line,
+//! and otherwise every line break that belongs to it (not to a nested group) breaks.
+//! A hard line break, or text that spans lines, inside a group breaks that group and
+//! every group around it.
+
+/// What a line break is when its group is printed on one line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Line {
+    /// One space when flat (between two arguments after the comma).
+    Space,
+    /// Always a line break.
+    Hard,
+    /// Always a line break, with one empty line after it.
+    Empty,
+    /// Always a line break, to the indentation of the enclosing block (not of an
+    /// alignment) plus this many columns: a continuation line that keeps the offset the
+    /// author gave it.
+    Offset(u32),
+}
+
+impl Line {
+    fn is_hard(self) -> bool {
+        matches!(self, Line::Hard | Line::Empty | Line::Offset(_))
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Element {
+    /// Text without line breaks.
+    Text(Box<str>),
+    /// Text kept as written, line breaks included (a directive, a block comment, a macro
+    /// invocation): printed at the current column, its later lines as they are.
+    Verbatim(Box<str>),
+    Line(Line),
+    /// One space, unless a line break follows.
+    Space,
+    /// Start of a group: `true` when it must break (set by [`Document::finish`]).
+    GroupStart(bool),
+    GroupEnd,
+    /// One more level of indentation for the line breaks up to the matching end.
+    IndentStart,
+    IndentEnd,
+    /// Line breaks up to the matching end go to the column where this stands.
+    AlignStart,
+    AlignEnd,
+    /// A preprocessor directive: printed from column 0, kept as written.
+    Directive(Box<str>),
+    /// Text printed only when the innermost group breaks (padding that aligns columns).
+    IfBreak(Box<str>),
+}
+
+/// A document under construction.
+#[derive(Debug, Default)]
+pub struct Document {
+    pub elements: Vec<Element>,
+}
+
+impl Document {
+    pub fn text(&mut self, s: &str) {
+        if !s.is_empty() {
+            self.elements.push(Element::Text(s.into()));
+        }
+    }
+
+    pub fn verbatim(&mut self, s: &str) {
+        if s.contains('\n') {
+            self.elements.push(Element::Verbatim(s.into()));
+        } else {
+            self.text(s);
+        }
+    }
+
+    pub fn line(&mut self, l: Line) {
+        self.elements.push(Element::Line(l));
+    }
+
+    pub fn space(&mut self) {
+        self.elements.push(Element::Space);
+    }
+
+    pub fn group_start(&mut self) {
+        self.elements.push(Element::GroupStart(false));
+    }
+
+    pub fn group_end(&mut self) {
+        self.elements.push(Element::GroupEnd);
+    }
+
+    pub fn indent_start(&mut self) {
+        self.elements.push(Element::IndentStart);
+    }
+
+    pub fn indent_end(&mut self) {
+        self.elements.push(Element::IndentEnd);
+    }
+
+    /// Marks every group that holds a hard line break or multi-line text as one that
+    /// must break.
+    pub fn finish(&mut self) {
+        let mut open: Vec<usize> = Vec::new();
+        // groups already marked, so that a long run of hard breaks marks each group once
+        let mut marked_to = 0usize;
+        for i in 0..self.elements.len() {
+            match &self.elements[i] {
+                Element::GroupStart(_) => open.push(i),
+                Element::GroupEnd => {
+                    open.pop();
+                    marked_to = marked_to.min(open.len());
+                }
+                Element::Line(l) if l.is_hard() => {
+                    for &g in &open[marked_to..] {
+                        self.elements[g] = Element::GroupStart(true);
+                    }
+                    marked_to = open.len();
+                }
+                Element::Verbatim(_) | Element::Directive(_) => {
+                    for &g in &open[marked_to..] {
+                        self.elements[g] = Element::GroupStart(true);
+                    }
+                    marked_to = open.len();
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// How the printer indents and how long a line may be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PrintOptions {
+    pub line_width: usize,
+    pub indent_width: usize,
+    pub use_tabs: bool,
+}
+
+impl Default for PrintOptions {
+    fn default() -> Self {
+        PrintOptions { line_width: 100, indent_width: 4, use_tabs: false }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Flat,
+    Break,
+}
+
+/// A level of indentation: tabs (when the options ask for them) and spaces after them,
+/// and whether it is an alignment.
+#[derive(Clone, Copy)]
+struct Indent {
+    tabs: usize,
+    spaces: usize,
+    align: bool,
+}
+
+impl Indent {
+    fn width(&self, options: &PrintOptions) -> usize {
+        self.tabs * options.indent_width + self.spaces
+    }
+}
+
+/// Lays the document out. Lines end with `\n` and carry no trailing spaces.
+pub fn print(doc: &Document, options: &PrintOptions) -> String {
+    let els = &doc.elements;
+    let mut out = String::new();
+    let mut column = 0usize;
+    let mut indents: Vec<Indent> = vec![Indent { tabs: 0, spaces: 0, align: false }];
+    // the mode of each open group, innermost last
+    let mut modes: Vec<Mode> = vec![Mode::Break];
+    let mut pending_space = false;
+    let width = |s: &str| s.chars().count();
+    for (i, e) in els.iter().enumerate() {
+        let mode = modes.last().copied().unwrap_or(Mode::Break);
+        let top = indents.last().copied().unwrap_or(Indent { tabs: 0, spaces: 0, align: false });
+        match e {
+            Element::Text(s) => {
+                if pending_space {
+                    out.push(' ');
+                    column += 1;
+                    pending_space = false;
+                }
+                out.push_str(s);
+                column += width(s);
+            }
+            Element::Verbatim(s) => {
+                if pending_space {
+                    out.push(' ');
+                    column += 1;
+                    pending_space = false;
+                }
+                out.push_str(s);
+                column = match s.rfind('\n') {
+                    Some(n) => width(&s[n + 1..]),
+                    None => column + width(s),
+                };
+            }
+            Element::Directive(s) => {
+                pending_space = false;
+                // from column 0: the indentation the line break wrote goes
+                if out.ends_with([' ', '\t']) {
+                    trim_trailing_spaces(&mut out);
+                }
+                if !(out.is_empty() || out.ends_with('\n')) {
+                    out.push('\n');
+                }
+                out.push_str(s);
+                column = match s.rfind('\n') {
+                    Some(n) => width(&s[n + 1..]),
+                    None => width(s),
+                };
+            }
+            Element::Space => pending_space = true,
+            Element::IfBreak(s) => {
+                if mode == Mode::Break {
+                    out.push_str(s);
+                    column += width(s);
+                }
+            }
+            Element::Line(l) => {
+                let flat = mode == Mode::Flat && *l == Line::Space;
+                if flat {
+                    if *l == Line::Space {
+                        pending_space = true;
+                    }
+                } else {
+                    pending_space = false;
+                    trim_trailing_spaces(&mut out);
+                    out.push('\n');
+                    if *l == Line::Empty {
+                        out.push('\n');
+                    }
+                    let to = match l {
+                        Line::Offset(n) => {
+                            let block = indents.iter().rev().find(|x| !x.align).copied().unwrap_or(top);
+                            Indent { spaces: block.spaces + *n as usize, ..block }
+                        }
+                        _ => top,
+                    };
+                    column = push_indent(&mut out, to, options);
+                }
+            }
+            Element::GroupStart(must_break) => {
+                let m = if *must_break || mode == Mode::Break && !fits(els, i, column + pending_space as usize, options)
+                {
+                    Mode::Break
+                } else {
+                    Mode::Flat
+                };
+                // a group inside a flat group is flat
+                modes.push(if mode == Mode::Flat { Mode::Flat } else { m });
+            }
+            Element::GroupEnd => {
+                if modes.len() > 1 {
+                    modes.pop();
+                }
+            }
+            Element::IndentStart => indents.push(if options.use_tabs && top.spaces == 0 {
+                Indent { tabs: top.tabs + 1, spaces: 0, align: false }
+            } else {
+                Indent { tabs: top.tabs, spaces: top.spaces + options.indent_width, align: false }
+            }),
+            Element::AlignStart => {
+                let at = column + pending_space as usize;
+                let spaces = at.saturating_sub(top.tabs * options.indent_width);
+                indents.push(Indent { tabs: top.tabs, spaces, align: true });
+            }
+            Element::IndentEnd | Element::AlignEnd => {
+                if indents.len() > 1 {
+                    indents.pop();
+                }
+            }
+        }
+    }
+    trim_trailing_spaces(&mut out);
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    out
+}
+
+/// Whether the group starting at `start` fits flat on the line from `column`, together
+/// with what follows it up to the next possible line break.
+fn fits(els: &[Element], start: usize, column: usize, options: &PrintOptions) -> bool {
+    let mut remaining = options.line_width as isize - column as isize;
+    let mut depth = 0usize;
+    let mut space = false;
+    for e in &els[start..] {
+        match e {
+            Element::Text(s) => {
+                remaining -= s.chars().count() as isize + space as isize;
+                space = false;
+            }
+            Element::Verbatim(_) | Element::Directive(_) => return depth == 0 && remaining >= 0,
+            Element::Space => space = true,
+            Element::Line(l) => {
+                if depth == 0 {
+                    // after the group: the rest of the line ends at the next break
+                    return true;
+                }
+                match l {
+                    Line::Space => space = true,
+                    Line::Hard | Line::Empty | Line::Offset(_) => return false,
+                }
+            }
+            Element::GroupStart(must_break) => {
+                if *must_break && depth > 0 {
+                    return false;
+                }
+                depth += 1;
+            }
+            Element::GroupEnd => depth = depth.saturating_sub(1),
+            Element::IndentStart
+            | Element::IndentEnd
+            | Element::AlignStart
+            | Element::AlignEnd
+            | Element::IfBreak(_) => {}
+        }
+        if remaining < 0 {
+            return false;
+        }
+    }
+    true
+}
+
+fn push_indent(out: &mut String, indent: Indent, options: &PrintOptions) -> usize {
+    out.extend(std::iter::repeat_n('\t', indent.tabs));
+    out.extend(std::iter::repeat_n(' ', indent.spaces));
+    indent.width(options)
+}
+
+fn trim_trailing_spaces(out: &mut String) {
+    let kept = out.trim_end_matches([' ', '\t']).len();
+    out.truncate(kept);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call(doc: &mut Document, name: &str, args: &[&str]) {
+        doc.text(name);
+        doc.group_start();
+        doc.text("(");
+        doc.indent_start();
+        doc.line(Line::Space);
+        for (i, a) in args.iter().enumerate() {
+            if i > 0 {
+                doc.text(",");
+                doc.line(Line::Space);
+            }
+            doc.text(a);
+        }
+        doc.indent_end();
+        doc.line(Line::Space);
+        doc.text(")");
+        doc.group_end();
+        doc.text(";");
+    }
+
+    #[test]
+    fn a_group_that_fits_stays_on_one_line() {
+        let mut d = Document::default();
+        call(&mut d, "f", &["a", "b"]);
+        d.finish();
+        assert_eq!(print(&d, &PrintOptions::default()), "f( a, b );\n");
+    }
+
+    #[test]
+    fn a_group_too_long_breaks_every_one_of_its_lines() {
+        let mut d = Document::default();
+        call(&mut d, "f", &["alpha", "beta", "gamma"]);
+        d.finish();
+        let o = PrintOptions { line_width: 12, ..PrintOptions::default() };
+        assert_eq!(print(&d, &o), "f(\n    alpha,\n    beta,\n    gamma\n);\n");
+    }
+
+    #[test]
+    fn a_hard_break_inside_breaks_the_group() {
+        let mut d = Document::default();
+        d.group_start();
+        d.text("a");
+        d.line(Line::Space);
+        d.text("// c");
+        d.line(Line::Hard);
+        d.text("b");
+        d.group_end();
+        d.finish();
+        assert_eq!(print(&d, &PrintOptions::default()), "a\n// c\nb\n");
+    }
+
+    #[test]
+    fn text_after_the_group_counts_up_to_the_next_break() {
+        let mut d = Document::default();
+        call(&mut d, "f", &["a", "b"]);
+        d.text(" + something_long");
+        d.line(Line::Hard);
+        d.finish();
+        let o = PrintOptions { line_width: 16, ..PrintOptions::default() };
+        assert_eq!(print(&d, &o), "f(\n    a,\n    b\n); + something_long\n");
+    }
+}

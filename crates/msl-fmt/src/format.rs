@@ -1,0 +1,844 @@
+//! From a parse to a layout document.
+//!
+//! The formatter reads the tokens spelled in the main file, in order, with the tree
+//! around each one; tokens that macros produced are left out, and the invocation that
+//! produced them is kept as written. Each token is then placed:
+//!
+//! - **Structure decides line breaks** between statements, members and declarations
+//!   (*units*), after the `{` of a block and before its `}`, after line comments, and
+//!   around preprocessor directives (always at column 0, kept as written).
+//! - **Units are indented by block depth**; the statements after a `case` label one level
+//!   more.
+//! - **Inside a unit the author's line breaks stay.** A continuation line keeps its
+//!   offset from the first line of its unit, or, when it was aligned just after an open
+//!   bracket, its alignment with that bracket where the bracket now is.
+//! - **Spaces inside a line follow the style** where the tree says what a token is (a
+//!   binary operator, a unary one, a pointer declarator, a template argument list, ...);
+//!   elsewhere the author's spacing stays.
+//! - Up to one empty line is kept where the author left empty lines between units.
+
+use SyntaxKind::*;
+use msl_syntax::{Parse, SyntaxKind, SyntaxNode, SyntaxToken};
+
+use crate::doc::{Document, Element, Line};
+
+/// Where braces go, and how pointers are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Style {
+    /// The `{` of a function body on a line of its own.
+    pub function_brace_next_line: bool,
+    /// The `{` of `if`, `for`, `while`, `switch`, `do` bodies on a line of its own.
+    pub control_brace_next_line: bool,
+    /// `} else` on one line (or `}` and `else` on two).
+    pub cuddle_else: bool,
+    /// `float *p` (right) or `float* p` (left).
+    pub pointer_left: bool,
+    /// `case` labels one level inside their `switch` block.
+    pub indent_case_labels: bool,
+}
+
+impl Default for Style {
+    fn default() -> Self {
+        Style {
+            function_brace_next_line: true,
+            control_brace_next_line: false,
+            cuddle_else: true,
+            pointer_left: false,
+            indent_case_labels: true,
+        }
+    }
+}
+
+/// A token of the main file to place, with what the formatter needs to know about it.
+struct Atom {
+    kind: SyntaxKind,
+    text: String,
+    /// The token in the tree (absent for trivia that stand alone).
+    token: SyntaxToken,
+    /// Line breaks before it in the file since the previous atom.
+    newlines: u32,
+    /// Whitespace (not line breaks) right before it in the file.
+    spaced: bool,
+    /// A backslash-newline (a line continuation) before it in the file: kept.
+    continued: bool,
+    /// Its column in the file (in characters; a tab counts as one).
+    column: u32,
+}
+
+/// The tokens spelled in the main file (file 0 of the parse), in order.
+fn atoms(parse: &Parse) -> Vec<Atom> {
+    let mut out: Vec<Atom> = Vec::new();
+    let mut newlines = 0u32;
+    let mut spaced = false;
+    let mut continued = false;
+    let mut column = 0u32;
+    let root = parse.syntax();
+    for el in root.descendants_with_tokens() {
+        let Some(tok) = el.into_token() else { continue };
+        let kind = tok.kind();
+        if kind == EOF {
+            continue;
+        }
+        let Some(i) = parse.piece_index_at(tok.text_range().start()) else { continue };
+        let Some(piece) = parse.piece(i) else { continue };
+        if piece.file != 0 {
+            continue;
+        }
+        // a token a macro produced (the invocation is kept instead), or an argument of it
+        if piece.macro_call.is_some() && piece.kind != MACRO_CALL {
+            continue;
+        }
+        let text = tok.text();
+        match kind {
+            WHITESPACE => {
+                // a backslash-newline continuation counts as a line break
+                newlines += text.matches('\n').count() as u32;
+                continued |= text.contains('\\');
+                spaced = true;
+                column = after_last_line(text, column);
+            }
+            NEWLINE => {
+                newlines += text.matches('\n').count() as u32;
+                spaced = false;
+                column = after_last_line(text, column);
+            }
+            _ => {
+                out.push(Atom {
+                    kind,
+                    text: text.to_string(),
+                    token: tok.clone(),
+                    newlines,
+                    spaced,
+                    continued,
+                    column,
+                });
+                continued = false;
+                column = after_last_line(text, column);
+                newlines = 0;
+                spaced = false;
+            }
+        }
+    }
+    out
+}
+
+/// The column after `text` written from `column`.
+fn after_last_line(text: &str, column: u32) -> u32 {
+    match text.rfind('\n') {
+        Some(n) => text[n + 1..].chars().count() as u32,
+        None => column + text.chars().count() as u32,
+    }
+}
+
+/// Kinds of nodes whose children are units (statements, members, declarations).
+fn holds_units(kind: SyntaxKind) -> bool {
+    matches!(kind, SOURCE_FILE | COMPOUND_STMT | MEMBER_LIST | DECL_LIST)
+}
+
+/// Whether `node` is a statement, declaration or member that stands on its own lines.
+fn is_unit(node: &SyntaxNode) -> bool {
+    let Some(parent) = node.parent() else { return false };
+    if holds_units(parent.kind()) {
+        return true;
+    }
+    is_unbraced_body(node)
+}
+
+/// The body of a control statement written without braces (not the `if` of `else if`).
+fn is_unbraced_body(node: &SyntaxNode) -> bool {
+    let Some(parent) = node.parent() else { return false };
+    matches!(parent.kind(), IF_STMT | ELSE_BRANCH | WHILE_STMT | FOR_STMT | RANGE_FOR_STMT | DO_STMT)
+        && is_statement(node.kind())
+        && node.kind() != COMPOUND_STMT
+        && !(parent.kind() == ELSE_BRANCH && node.kind() == IF_STMT)
+}
+
+fn is_statement(kind: SyntaxKind) -> bool {
+    matches!(
+        kind,
+        COMPOUND_STMT
+            | EXPR_STMT
+            | DECL_STMT
+            | IF_STMT
+            | SWITCH_STMT
+            | WHILE_STMT
+            | DO_STMT
+            | FOR_STMT
+            | RANGE_FOR_STMT
+            | BREAK_STMT
+            | CONTINUE_STMT
+            | RETURN_STMT
+            | GOTO_STMT
+            | LABELED_STMT
+            | EMPTY_STMT
+            | TRY_STMT
+            | ASM_STMT
+            | CASE_LABEL
+            | DEFAULT_LABEL
+    )
+}
+
+/// The braces of a block: what follows `{` and precedes `}` goes on lines of its own.
+fn is_block_brace(tok: &SyntaxToken) -> bool {
+    matches!(tok.kind(), L_CURLY | R_CURLY)
+        && tok.parent().is_some_and(|p| matches!(p.kind(), COMPOUND_STMT | MEMBER_LIST | DECL_LIST))
+}
+
+/// The unit node whose first token is `tok`, if it starts one.
+fn unit_started_by(tok: &SyntaxToken) -> Option<SyntaxNode> {
+    let start = tok.text_range().start();
+    let mut node = tok.parent()?;
+    let mut found = None;
+    loop {
+        if node.text_range().start() != start {
+            break;
+        }
+        if is_unit(&node) {
+            found = Some(node.clone());
+        }
+        match node.parent() {
+            Some(p) => node = p,
+            None => break,
+        }
+    }
+    found
+}
+
+/// The document for the main file of `parse`.
+pub(crate) fn document(parse: &Parse, style: &Style) -> Document {
+    let atoms = atoms(parse);
+    let mut b = Builder {
+        doc: Document::default(),
+        style: *style,
+        frame: Frame::default(),
+        outer: Vec::new(),
+        bodies: Vec::new(),
+        list_groups: list_groups(&atoms),
+        groups: Vec::new(),
+    };
+    b.run(&atoms);
+    b.doc.finish();
+    b.doc
+}
+
+/// An open bracket of the current unit: its kind and column in the file.
+struct Open {
+    kind: SyntaxKind,
+    column: u32,
+}
+
+/// What the builder tracks per block: the brackets open in its current unit, the column
+/// in the file of that unit's first line, and whether the statements after a `case`
+/// label are indented.
+#[derive(Default)]
+struct Frame {
+    open: Vec<Open>,
+    unit_column: u32,
+    case_indent: bool,
+}
+
+struct Builder {
+    doc: Document,
+    style: Style,
+    frame: Frame,
+    /// The frames of the enclosing blocks.
+    outer: Vec<Frame>,
+    /// Where the unbraced bodies being written end (each indented one level).
+    bodies: Vec<msl_syntax::TextSize>,
+    /// For each atom that opens a parameter or argument list laid out as a group: where
+    /// its `)` is, and whether the group must break.
+    list_groups: rustc_hash::FxHashMap<usize, (usize, bool)>,
+    /// The lists being written as groups, innermost last.
+    groups: Vec<ListGroup>,
+}
+
+/// A parameter or argument list written on one line: printed on one line when it fits,
+/// and otherwise one item per line, aligned after the `(` (and, for parameters, with their
+/// attributes in one column).
+struct ListGroup {
+    /// The list node.
+    list: SyntaxNode,
+    /// The atom index of its `)`.
+    close: usize,
+    /// Written one item per line: printed so.
+    must_break: bool,
+    /// Per item: the element index where it starts, and where its attributes start.
+    items: Vec<(usize, Option<usize>)>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Gap {
+    None,
+    Space,
+    /// A line break that keeps the author's offset inside the unit.
+    Continue,
+    Hard,
+    Empty,
+}
+
+fn is_line_comment(a: &Atom) -> bool {
+    a.kind == COMMENT && a.text.starts_with("//")
+}
+
+fn is_block_open(a: &Atom) -> bool {
+    a.kind == L_CURLY && is_block_brace(&a.token)
+}
+
+impl Builder {
+    fn run(&mut self, atoms: &[Atom]) {
+        let mut prev: Option<&Atom> = None;
+        // the gap the previous token asks for before the next one
+        let mut after = Gap::None;
+        // whether the last token that is no comment or directive ended a unit, a label,
+        // or opened or closed a block: comments and directives after it are on lines of
+        // the block, not continuation lines
+        let mut at_boundary = true;
+        for (i, a) in atoms.iter().enumerate() {
+            let directive = matches!(a.kind, PP_DIRECTIVE | PP_INACTIVE);
+            let unit = match a.kind {
+                COMMENT | PP_DIRECTIVE | PP_INACTIVE => None,
+                // an invocation at the start of a line where units stand stands for one
+                MACRO_CALL => a.token.parent().filter(|p| holds_units(p.kind()) && a.newlines > 0),
+                _ => unit_started_by(&a.token),
+            };
+            let closing_block = a.kind == R_CURLY && is_block_brace(&a.token);
+            let opening_block = is_block_open(a);
+            // unbraced bodies that ended before this token
+            let at = a.token.text_range().start();
+            while self.bodies.last().is_some_and(|&end| end <= at) {
+                self.bodies.pop();
+                self.doc.indent_end();
+            }
+            if closing_block {
+                self.close_brackets();
+                self.end_case_indent();
+                self.doc.indent_end();
+                if let Some(f) = self.outer.pop() {
+                    self.frame = f;
+                }
+                // `{}` stays as it is
+                after = if prev.is_some_and(is_block_open) { Gap::None } else { after.max(Gap::Hard) };
+            }
+            // `case 1: {` and trailing comments stay on their line
+            let mut stays = false;
+            let mut gap = if prev.is_none() {
+                Gap::None
+            } else if directive {
+                Gap::Hard
+            } else if let Some(u) = &unit {
+                self.close_brackets();
+                let after_label = prev.is_some_and(|p| p.kind == COLON && in_label(&p.token));
+                if after_label && u.kind() == COMPOUND_STMT && a.newlines == 0 {
+                    // `case 1: {` stays on the label's line, the block at the label's level
+                    self.end_case_indent();
+                    stays = true;
+                    Gap::Space
+                } else {
+                    if matches!(u.kind(), CASE_LABEL | DEFAULT_LABEL) {
+                        self.end_case_indent();
+                    }
+                    Gap::Hard
+                }
+            } else if opening_block {
+                self.brace_gap(a)
+            } else if a.kind == ELSE_KW {
+                match prev {
+                    Some(p) if p.kind == R_CURLY && is_block_brace(&p.token) && self.style.cuddle_else => Gap::Space,
+                    Some(p) if p.kind == R_CURLY => Gap::Hard,
+                    _ if a.newlines > 0 => Gap::Hard,
+                    _ => Gap::Space,
+                }
+            } else if a.kind == WHILE_KW
+                && a.token.parent().is_some_and(|p| p.kind() == DO_STMT)
+                && prev.is_some_and(|p| p.kind == R_CURLY)
+            {
+                Gap::Space
+            } else if a.newlines > 0 {
+                if a.kind == COMMENT && at_boundary { Gap::Hard } else { Gap::Continue }
+            } else if let Some(p) = prev {
+                if space_between(p, a, &self.style) { Gap::Space } else { Gap::None }
+            } else {
+                Gap::None
+            };
+            // what the previous token asked for, when a trailing comment takes its place
+            let mut carried = Gap::None;
+            if a.kind == COMMENT && a.newlines == 0 && prev.is_some() {
+                gap = Gap::Space;
+                carried = after;
+            } else if !stays {
+                gap = gap.max(after);
+            }
+            if a.continued {
+                gap = gap.max(Gap::Continue);
+            }
+            if let Some(u) = unit.as_ref().filter(|u| is_unbraced_body(u)) {
+                self.doc.indent_start();
+                self.bodies.push(u.text_range().end());
+            }
+            // up to one empty line where the author left some, not after `{` nor before `}`
+            if gap == Gap::Hard && a.newlines > 1 && !closing_block && !prev.is_some_and(is_block_open) {
+                gap = Gap::Empty;
+            }
+            if gap >= Gap::Hard && !matches!(a.kind, COMMENT | PP_DIRECTIVE | PP_INACTIVE) {
+                // a new line of structure: a unit, a brace; brackets left open end here
+                self.close_brackets();
+            }
+            // an item of a list written as a group: after the comma, a line break when the
+            // group breaks
+            let in_group = prev.is_some_and(|p| {
+                p.kind == COMMA && self.groups.last().is_some_and(|g| p.token.parent().as_ref() == Some(&g.list))
+            });
+            if in_group && matches!(gap, Gap::Space | Gap::Continue) {
+                let must_break = self.groups.last().is_some_and(|g| g.must_break);
+                self.doc.line(if must_break { Line::Hard } else { Line::Space });
+                gap = Gap::None;
+                let at = self.doc.elements.len();
+                if let Some(g) = self.groups.last_mut() {
+                    g.items.push((at, None));
+                }
+            }
+            self.place_gap(a, gap);
+            if let Some(&(close, must_break)) = self.list_groups.get(&i)
+                && let Some(list) = a.token.parent()
+            {
+                self.doc.group_start();
+                self.groups.push(ListGroup { list, close, must_break, items: Vec::new() });
+            }
+            // where a parameter's attributes start
+            if a.kind == L_BRACK
+                && is_first_token(&a.token)
+                && a.token.parent().is_some_and(|p| p.kind() == ATTRIBUTE_LIST)
+                && let Some(g) = self.groups.last_mut()
+                && g.list.kind() == PARAM_LIST
+                && a.token.parent().and_then(|l| l.ancestors().find(|n| n.kind() == PARAM_LIST)).as_ref()
+                    == Some(&g.list)
+                && let Some(item) = g.items.last_mut()
+                && item.1.is_none()
+            {
+                item.1 = Some(self.doc.elements.len());
+            }
+            self.place_text(a, directive);
+            if self.list_groups.contains_key(&i) {
+                let at = self.doc.elements.len();
+                if let Some(g) = self.groups.last_mut() {
+                    g.items.push((at, None));
+                }
+            }
+            if gap >= Gap::Hard && !matches!(a.kind, COMMENT | PP_DIRECTIVE | PP_INACTIVE) {
+                self.frame.unit_column = a.column;
+            }
+            // what this token asks of the next one
+            after = carried;
+            if directive || is_line_comment(a) {
+                // a line break, which keeps the offset inside a unit
+                after = after.max(if at_boundary { Gap::Hard } else { Gap::Continue });
+            }
+            if a.kind == SEMI && ends_unit(&a.token) {
+                after = Gap::Hard;
+            }
+            if opening_block {
+                self.doc.indent_start();
+                self.outer.push(std::mem::take(&mut self.frame));
+                after = Gap::Hard;
+            }
+            if closing_block {
+                // `};`, `} else`, `}, {`, `})`, `} while` are decided by the next token
+                let next = atoms.get(i + 1).map(|n| n.kind);
+                after = if matches!(next, Some(SEMI | COMMA | R_PAREN | ELSE_KW | WHILE_KW)) {
+                    Gap::None
+                } else {
+                    Gap::Hard
+                };
+            }
+            if a.kind == COLON && in_label(&a.token) {
+                after = Gap::Hard;
+                if self.style.indent_case_labels && !self.frame.case_indent {
+                    self.doc.indent_start();
+                    self.frame.case_indent = true;
+                }
+            }
+            self.track_brackets(a);
+            if self.groups.last().is_some_and(|g| g.close == i)
+                && let Some(g) = self.groups.pop()
+            {
+                self.doc.group_end();
+                self.align_attributes(&g);
+            }
+            if !matches!(a.kind, COMMENT | PP_DIRECTIVE | PP_INACTIVE) {
+                at_boundary = after >= Gap::Hard;
+            }
+            prev = Some(a);
+        }
+        while self.bodies.pop().is_some() {
+            self.doc.indent_end();
+        }
+        self.close_brackets();
+        self.end_case_indent();
+        while let Some(f) = self.outer.pop() {
+            self.doc.indent_end();
+            self.frame = f;
+            self.close_brackets();
+            self.end_case_indent();
+        }
+    }
+
+    fn end_case_indent(&mut self) {
+        if std::mem::take(&mut self.frame.case_indent) {
+            self.doc.indent_end();
+        }
+    }
+
+    /// The gap before the `{` of a block.
+    fn brace_gap(&self, a: &Atom) -> Gap {
+        let owner = a.token.parent().and_then(|b| b.parent()).map(|p| p.kind());
+        let next_line = match owner {
+            Some(FUNCTION | FUNCTION_BODY) => self.style.function_brace_next_line,
+            Some(IF_STMT | ELSE_BRANCH | FOR_STMT | RANGE_FOR_STMT | WHILE_STMT | DO_STMT | SWITCH_STMT) => {
+                self.style.control_brace_next_line
+            }
+            // lambdas, classes, namespaces: as written
+            _ => a.newlines > 0,
+        };
+        if next_line { Gap::Hard } else { Gap::Space }
+    }
+
+    /// Pads the declarations of a parameter list's items so that their attributes start in
+    /// one column when the group breaks.
+    fn align_attributes(&mut self, g: &ListGroup) {
+        if g.list.kind() != PARAM_LIST || g.items.iter().filter(|i| i.1.is_some()).count() < 2 {
+            return;
+        }
+        let width = |from: usize, to: usize| -> usize {
+            let mut w = 0;
+            let mut space = false;
+            for e in &self.doc.elements[from..to] {
+                match e {
+                    Element::Text(t) => {
+                        w += t.chars().count() + space as usize;
+                        space = false;
+                    }
+                    Element::Space => space = true,
+                    _ => {}
+                }
+            }
+            w
+        };
+        let widths: Vec<Option<(usize, usize)>> =
+            g.items.iter().map(|&(start, attrs)| attrs.map(|a| (a, width(start, a)))).collect();
+        let Some(max) = widths.iter().flatten().map(|w| w.1).max() else { return };
+        for (at, w) in widths.into_iter().flatten().rev() {
+            if w < max {
+                // before the space that precedes the attributes
+                let at =
+                    if matches!(self.doc.elements.get(at.wrapping_sub(1)), Some(Element::Space)) { at - 1 } else { at };
+                self.doc.elements.insert(at, Element::IfBreak(" ".repeat(max - w).into()));
+            }
+        }
+    }
+
+    fn place_gap(&mut self, a: &Atom, gap: Gap) {
+        if a.continued {
+            // the line continuation stays, at the end of the line
+            self.doc.space();
+            self.doc.text("\\");
+        }
+        match gap {
+            Gap::None => {}
+            Gap::Space => self.doc.space(),
+            Gap::Continue => {
+                let aligned = self.frame.open.iter().rev().any(|o| o.column + 1 == a.column);
+                if aligned {
+                    // aligned just after an open bracket: with that bracket, where it is now
+                    let depth = self.frame.open.iter().rposition(|o| o.column + 1 == a.column).unwrap_or(0);
+                    // the alignments of the brackets inside it do not apply to this line
+                    let inner = self.frame.open.len() - depth - 1;
+                    for _ in 0..inner {
+                        self.doc.elements.push(Element::AlignEnd);
+                    }
+                    self.doc.line(Line::Hard);
+                    for _ in 0..inner {
+                        self.doc.elements.push(Element::AlignStart);
+                    }
+                } else {
+                    // the offset from the unit's first line, as written
+                    let offset = a.column.saturating_sub(self.frame.unit_column);
+                    self.doc.line(Line::Offset(offset));
+                }
+            }
+            Gap::Hard => self.doc.line(Line::Hard),
+            Gap::Empty => self.doc.line(Line::Empty),
+        }
+    }
+
+    fn place_text(&mut self, a: &Atom, directive: bool) {
+        if a.kind == PP_INACTIVE {
+            // the lines of a skipped branch, as written: from the line after its directive
+            // to the indentation of the next one
+            let text = a.text.strip_prefix("\r\n").or_else(|| a.text.strip_prefix('\n')).unwrap_or(&a.text);
+            let text = text.trim_end_matches([' ', '\t']);
+            let text = text.strip_suffix('\n').map(|t| t.strip_suffix('\r').unwrap_or(t)).unwrap_or(text);
+            if !text.is_empty() {
+                self.doc.elements.push(Element::Directive(text.into()));
+            }
+        } else if directive {
+            // trailing spaces go, unless a backslash would then continue the line
+            let trimmed = a.text.trim_end();
+            let text = if trimmed.ends_with('\\') { a.text.as_str() } else { trimmed };
+            self.doc.elements.push(Element::Directive(text.into()));
+        } else if matches!(a.kind, COMMENT | MACRO_CALL) {
+            self.doc.verbatim(a.text.trim_end_matches([' ', '\t']));
+        } else {
+            self.doc.text(&a.text);
+        }
+    }
+
+    fn track_brackets(&mut self, a: &Atom) {
+        let template_list =
+            || a.token.parent().is_some_and(|p| matches!(p.kind(), TEMPLATE_ARG_LIST | TEMPLATE_PARAM_LIST));
+        let opens = match a.kind {
+            L_PAREN | L_BRACK => true,
+            L_CURLY => !is_block_brace(&a.token),
+            L_ANGLE => template_list(),
+            _ => false,
+        };
+        let closes = match a.kind {
+            R_PAREN | R_BRACK => true,
+            R_CURLY => !is_block_brace(&a.token),
+            R_ANGLE => template_list(),
+            _ => false,
+        };
+        if opens {
+            // a line aligned after the bracket goes to the column after it
+            self.doc.elements.push(Element::AlignStart);
+            self.frame.open.push(Open { kind: a.kind, column: a.column });
+        } else if closes {
+            let want = match a.kind {
+                R_PAREN => L_PAREN,
+                R_BRACK => L_BRACK,
+                R_CURLY => L_CURLY,
+                _ => L_ANGLE,
+            };
+            if let Some(pos) = self.frame.open.iter().rposition(|o| o.kind == want) {
+                while self.frame.open.len() > pos {
+                    self.frame.open.pop();
+                    self.doc.elements.push(Element::AlignEnd);
+                }
+            }
+        }
+    }
+
+    fn close_brackets(&mut self) {
+        while self.frame.open.pop().is_some() {
+            self.doc.elements.push(Element::AlignEnd);
+        }
+    }
+}
+
+/// The parameter and argument lists with more than one item that are laid out as groups:
+/// the atom index of each one's `(`, with that of its `)` and whether the group must
+/// break. A list written on one line is a group that breaks when it does not fit; one
+/// written an item per line (the first after the `(`) is a group that breaks. Other lists,
+/// and lists with comments, directives, line continuations or macro invocations inside,
+/// keep their lines.
+fn list_groups(atoms: &[Atom]) -> rustc_hash::FxHashMap<usize, (usize, bool)> {
+    struct Scan {
+        open: usize,
+        list: bool,
+        /// Every atom inside is on the `(`'s line.
+        one_line: bool,
+        /// Every line break inside is right after a comma of the list, and every comma of
+        /// the list is followed by one.
+        per_line: bool,
+        commas: usize,
+    }
+    let mut out = rustc_hash::FxHashMap::default();
+    let mut stack: Vec<Scan> = Vec::new();
+    for (i, a) in atoms.iter().enumerate() {
+        let odd = a.continued || matches!(a.kind, COMMENT | PP_DIRECTIVE | PP_INACTIVE | MACRO_CALL);
+        let after_list_comma = i > 0
+            && atoms[i - 1].kind == COMMA
+            && stack.last().is_some_and(|s| atoms[i - 1].token.parent() == atoms[s.open].token.parent());
+        let depth = stack.len();
+        for (k, s) in stack.iter_mut().enumerate() {
+            if odd {
+                s.one_line = false;
+                s.per_line = false;
+            }
+            if a.newlines > 0 {
+                s.one_line = false;
+                // a line break inside an item of an enclosing list
+                if k + 1 < depth {
+                    s.per_line = false;
+                }
+            }
+        }
+        if let Some(top) = stack.last_mut()
+            && after_list_comma != (a.newlines > 0)
+        {
+            top.per_line = false;
+        }
+        match a.kind {
+            L_PAREN => {
+                let list = a.token.parent().is_some_and(|p| matches!(p.kind(), PARAM_LIST | ARG_LIST));
+                stack.push(Scan { open: i, list, one_line: true, per_line: true, commas: 0 });
+            }
+            COMMA => {
+                if let Some(top) = stack.last_mut()
+                    && a.token.parent() == atoms[top.open].token.parent()
+                {
+                    top.commas += 1;
+                }
+            }
+            R_PAREN => {
+                if let Some(s) = stack.pop()
+                    && s.list
+                    && s.commas > 0
+                    && (s.one_line || s.per_line)
+                    && atoms[s.open].token.parent() == a.token.parent()
+                {
+                    out.insert(s.open, (i, !s.one_line));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Whether a `:` ends a `case` or `default` label (or a `public:` access specifier, or
+/// a `label:`).
+fn in_label(tok: &SyntaxToken) -> bool {
+    tok.parent().is_some_and(|p| matches!(p.kind(), CASE_LABEL | DEFAULT_LABEL))
+}
+
+/// Whether a `;` ends a unit (not one inside a `for` header).
+fn ends_unit(tok: &SyntaxToken) -> bool {
+    let Some(p) = tok.parent() else { return false };
+    !matches!(p.kind(), FOR_STMT | FOR_INIT | FOR_INCREMENT | CONDITION)
+}
+
+/// Whether one space separates `a` and `b` on a line. Never none where the two would
+/// then read as other tokens.
+fn space_between(a: &Atom, b: &Atom, style: &Style) -> bool {
+    space_rule(a, b, style) || b.spaced && fused(a, b)
+}
+
+fn space_rule(a: &Atom, b: &Atom, style: &Style) -> bool {
+    let written = b.spaced;
+    // a macro invocation, a comment: as written
+    if matches!(a.kind, MACRO_CALL | COMMENT) || matches!(b.kind, MACRO_CALL | COMMENT) {
+        return written;
+    }
+    let ap = a.token.parent().map(|p| p.kind());
+    let bp = b.token.parent().map(|p| p.kind());
+    if matches!(b.kind, COMMA | SEMI) {
+        return false;
+    }
+    if a.kind == COMMA {
+        return true;
+    }
+    // `for (a; b; c)`
+    if a.kind == SEMI {
+        return b.kind != R_PAREN;
+    }
+    // an attribute after a name or a parameter list: `float4 p [[position]]`
+    if b.kind == L_BRACK
+        && bp == Some(ATTRIBUTE_LIST)
+        && is_first_token(&b.token)
+        && matches!(a.kind, IDENT | R_PAREN | R_BRACK)
+    {
+        return true;
+    }
+    if matches!(a.kind, DOT | ARROW) || matches!(b.kind, DOT | ARROW) {
+        return false;
+    }
+    // `[[attr]]`: no space inside the double brackets, none between them
+    if a.kind == L_BRACK && b.kind == L_BRACK || a.kind == R_BRACK && b.kind == R_BRACK {
+        return false;
+    }
+    if a.kind == L_BRACK && ap == Some(ATTRIBUTE_LIST) || b.kind == R_BRACK && bp == Some(ATTRIBUTE_LIST) {
+        return false;
+    }
+    if matches!(a.kind, L_PAREN | L_BRACK) || matches!(b.kind, R_PAREN | R_BRACK) {
+        return false;
+    }
+    // binary operators, assignments and the conditional operator: spaced
+    if is_operator_of(a, ap, b) || is_operator_of(b, bp, a) {
+        return true;
+    }
+    // unary operators: nothing between them and their operand
+    if ap == Some(PREFIX_EXPR) && is_first_token(&a.token) && is_punctuation(a.kind) {
+        return false;
+    }
+    if bp == Some(POSTFIX_EXPR) && matches!(b.kind, PLUS2 | MINUS2) {
+        return false;
+    }
+    // pointer and reference declarators
+    if ap == Some(PTR_OPERATOR) && matches!(a.kind, STAR | AMP | AMP2) && b.kind == IDENT {
+        return style.pointer_left;
+    }
+    if bp == Some(PTR_OPERATOR)
+        && matches!(b.kind, STAR | AMP | AMP2)
+        && (a.kind == IDENT || a.kind == R_ANGLE || a.kind.is_keyword())
+    {
+        return !style.pointer_left;
+    }
+    // template argument and parameter lists
+    if a.kind == L_ANGLE && matches!(ap, Some(TEMPLATE_ARG_LIST | TEMPLATE_PARAM_LIST)) {
+        return false;
+    }
+    if b.kind == R_ANGLE && matches!(bp, Some(TEMPLATE_ARG_LIST | TEMPLATE_PARAM_LIST)) {
+        return false;
+    }
+    if b.kind == L_ANGLE && bp == Some(TEMPLATE_ARG_LIST) && a.kind == IDENT {
+        return false;
+    }
+    if a.kind == TEMPLATE_KW && b.kind == L_ANGLE && bp == Some(TEMPLATE_PARAM_LIST) {
+        return true;
+    }
+    // `if (`, `for (`, `while (`, `switch (`
+    if b.kind == L_PAREN && matches!(a.kind, IF_KW | FOR_KW | WHILE_KW | SWITCH_KW | CATCH_KW) {
+        return true;
+    }
+    // a call, or a function declarator
+    if b.kind == L_PAREN && a.kind == IDENT && matches!(bp, Some(ARG_LIST | PARAM_LIST)) {
+        return false;
+    }
+    // `::`
+    if b.kind == COLON2 && matches!(a.kind, IDENT | R_ANGLE) || a.kind == COLON2 {
+        return false;
+    }
+    // `case 1:`
+    if b.kind == COLON && matches!(bp, Some(CASE_LABEL | DEFAULT_LABEL)) {
+        return false;
+    }
+    written
+}
+
+/// Whether `op` is the operator of a binary, assignment or conditional expression (and
+/// `other` one of its operands).
+fn is_operator_of(op: &Atom, parent: Option<SyntaxKind>, _other: &Atom) -> bool {
+    match parent {
+        Some(BIN_EXPR) => !is_first_token(&op.token) && op.kind != L_PAREN && op.kind != R_PAREN,
+        Some(CONDITIONAL_EXPR) => matches!(op.kind, QUESTION | COLON),
+        Some(INITIALIZER) => op.kind == EQ,
+        Some(TYPE_PARAM | NON_TYPE_PARAM | ALIAS_DECL | ENUMERATOR) => op.kind == EQ,
+        _ => false,
+    }
+}
+
+/// Whether a token kind is punctuation (not a name, keyword or literal).
+fn is_punctuation(kind: SyntaxKind) -> bool {
+    !(kind.is_keyword() || matches!(kind, IDENT | INT_NUMBER | FLOAT_NUMBER | CHAR_LIT | STRING_LIT | MACRO_CALL))
+}
+
+/// Whether `a` and `b` written together would read as other tokens (`- -x` as `--x`).
+fn fused(a: &Atom, b: &Atom) -> bool {
+    let joined = format!("{}{}", a.text, b.text);
+    let (tokens, _) = msl_syntax::lexer::lex(&joined);
+    tokens.len() < 2
+}
+
+fn is_first_token(tok: &SyntaxToken) -> bool {
+    tok.parent().is_some_and(|p| p.first_token().as_ref() == Some(tok))
+}

@@ -1,0 +1,38 @@
+//! Formatted fixtures (`fixtures/fmt/*.metal`, the expected output beside each as
+//! `.metal.fmt`): each formats to its snapshot, and formatting the snapshot changes
+//! nothing. Update with `UPDATE_EXPECT=1 cargo test -p msl-fmt --test fixtures`.
+
+use std::path::{Path, PathBuf};
+
+fn fixtures() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/fmt");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("fixtures/fmt")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "metal"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no fixtures in {}", dir.display());
+    files
+}
+
+#[test]
+fn fixtures_format_to_their_snapshots_and_stay_formatted() {
+    let options = msl_fmt::Options::default();
+    for path in fixtures() {
+        let text = std::fs::read_to_string(&path).expect("fixture");
+        let out = msl_fmt::format_text(&text, &options).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let mut snap = path.clone().into_os_string();
+        snap.push(".fmt");
+        expect_test::expect_file![PathBuf::from(snap)].assert_eq(&out);
+        let again = msl_fmt::format_text(&out, &options).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert_eq!(again, out, "{}: formatting the output changed it", path.display());
+    }
+}
+
+#[test]
+fn a_change_beyond_whitespace_is_refused() {
+    let e = msl_fmt::verify("float a = b - -c;", "float a = b --c;").expect_err("`- -` became `--`");
+    assert!(e.message.contains("left as it is"), "{}", e.message);
+    assert!(msl_fmt::verify("float  a=b;", "float a = b;\n").is_ok());
+}
