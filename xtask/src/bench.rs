@@ -12,12 +12,14 @@ pub fn run(args: &[String]) -> Result<u8, String> {
     let mut server_memory = false;
     let mut pgo = false;
     let mut checker_only = false;
+    let mut format_only = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--iterations" => iterations = it.next().and_then(|n| n.parse().ok()).unwrap_or(iterations).max(1),
             "--pgo" => pgo = true,
             "--checker" => checker_only = true,
+            "--format" => format_only = true,
             // (internal) the two-thread ggml parse alone, with the allocator set up as
             // msl-lsp sets it up: run in a process of its own by the full bench
             SERVER_MEMORY => server_memory = true,
@@ -74,6 +76,16 @@ pub fn run(args: &[String]) -> Result<u8, String> {
     let text = vfs.text(id);
     let lines = text.lines().count();
     let warm = parse_file(id, &vfs, &cfg);
+    if format_only {
+        let before = host_reference();
+        format_bench(&root, &warm, iterations)?;
+        println!(
+            "host reference (sorting {REFERENCE_LEN} pseudo-random integers, best of 5): {} before the formatter, {} after",
+            ms(before),
+            ms(host_reference())
+        );
+        return Ok(0);
+    }
     if checker_only {
         let before = host_reference();
         checker_bench(&ggml, &warm, &cfg, lines, iterations)?;
@@ -150,6 +162,63 @@ pub fn run(args: &[String]) -> Result<u8, String> {
         ms(host_reference())
     );
     Ok(0)
+}
+
+/// The formatter: every corpus unit parsed and formatted on two threads (as `msl-fmt`
+/// does with a directory), and ggml-metal.metal formatted from its parse as the server
+/// does it (the parse is the analysis's, already made), edits included.
+fn format_bench(root: &std::path::Path, ggml: &msl_syntax::Parse, iterations: usize) -> Result<(), String> {
+    let options = msl_fmt::Options::default();
+    let text = ggml.files()[0].text.clone();
+    let (median, min) = time(iterations, || {
+        msl_fmt::format_with_edits(ggml, &text, &options).map(|(_, e)| e.len()).unwrap_or_default()
+    });
+    println!(
+        "formatter on ggml-metal.metal from its parse, edits included: {} (median of {iterations}; min {})",
+        ms(median),
+        ms(min)
+    );
+    let units: Vec<crate::corpus::Unit> =
+        load_units(root)?.into_iter().filter(|u| matches!(u.role.as_str(), "tu" | "unvalidated")).collect();
+    let texts: Vec<(std::path::PathBuf, String)> = units
+        .iter()
+        .filter_map(|u| {
+            let p = root.join(&u.path);
+            std::fs::read_to_string(&p).ok().map(|t| (p, t))
+        })
+        .collect();
+    let bytes: usize = texts.iter().map(|(_, t)| t.len()).sum();
+    let mut best = Duration::MAX;
+    let mut kept = 0;
+    for _ in 0..3 {
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let start = Instant::now();
+        let left: usize = std::thread::scope(|s| {
+            let work = || {
+                let mut left = 0;
+                while let Some((path, text)) = texts.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed)) {
+                    let vfs = Vfs::new();
+                    let id = vfs.add_file(path, text.as_str());
+                    let parse = parse_file(id, &vfs, &PpConfig::default());
+                    if msl_fmt::format_parse(&parse, text, &options).is_err() {
+                        left += 1;
+                    }
+                }
+                left
+            };
+            let handles: Vec<_> = (0..2).map(|_| s.spawn(work)).collect();
+            handles.into_iter().map(|h| h.join().unwrap_or(0)).sum()
+        });
+        best = best.min(start.elapsed());
+        kept = left;
+    }
+    println!(
+        "formatter on the corpus (two threads, each unit read, parsed and formatted): {} units, {:.1} MB in {:.2} s (best of 3); {kept} left as they are",
+        texts.len(),
+        bytes as f64 / 1e6,
+        best.as_secs_f64()
+    );
+    Ok(())
 }
 
 /// Integers sorted by [`host_reference`].

@@ -29,12 +29,12 @@ impl Line {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Element {
+pub enum Element<'a> {
     /// Text without line breaks.
-    Text(Box<str>),
+    Text(&'a str),
     /// Text kept as written, line breaks included (a directive, a block comment, a macro
     /// invocation): printed at the current column, its later lines as they are.
-    Verbatim(Box<str>),
+    Verbatim(&'a str),
     Line(Line),
     /// One space, unless a line break follows.
     Space,
@@ -48,27 +48,27 @@ pub enum Element {
     AlignStart,
     AlignEnd,
     /// A preprocessor directive: printed from column 0, kept as written.
-    Directive(Box<str>),
-    /// Text printed only when the innermost group breaks (padding that aligns columns).
-    IfBreak(Box<str>),
+    Directive(&'a str),
+    /// Spaces printed only when the innermost group breaks (padding that aligns columns).
+    PadIfBreak(usize),
 }
 
 /// A document under construction.
 #[derive(Debug, Default)]
-pub struct Document {
-    pub elements: Vec<Element>,
+pub struct Document<'a> {
+    pub elements: Vec<Element<'a>>,
 }
 
-impl Document {
-    pub fn text(&mut self, s: &str) {
+impl<'a> Document<'a> {
+    pub fn text(&mut self, s: &'a str) {
         if !s.is_empty() {
-            self.elements.push(Element::Text(s.into()));
+            self.elements.push(Element::Text(s));
         }
     }
 
-    pub fn verbatim(&mut self, s: &str) {
+    pub fn verbatim(&mut self, s: &'a str) {
         if s.contains('\n') {
-            self.elements.push(Element::Verbatim(s.into()));
+            self.elements.push(Element::Verbatim(s));
         } else {
             self.text(s);
         }
@@ -165,7 +165,7 @@ impl Indent {
 }
 
 /// Lays the document out. Lines end with `\n` and carry no trailing spaces.
-pub fn print(doc: &Document, options: &PrintOptions) -> String {
+pub fn print(doc: &Document<'_>, options: &PrintOptions) -> String {
     let els = &doc.elements;
     let mut out = String::new();
     let mut column = 0usize;
@@ -215,10 +215,10 @@ pub fn print(doc: &Document, options: &PrintOptions) -> String {
                 };
             }
             Element::Space => pending_space = true,
-            Element::IfBreak(s) => {
+            Element::PadIfBreak(n) => {
                 if mode == Mode::Break {
-                    out.push_str(s);
-                    column += width(s);
+                    out.extend(std::iter::repeat_n(' ', *n));
+                    column += n;
                 }
             }
             Element::Line(l) => {
@@ -285,7 +285,7 @@ pub fn print(doc: &Document, options: &PrintOptions) -> String {
 
 /// Whether the group starting at `start` fits flat on the line from `column`, together
 /// with what follows it up to the next possible line break.
-fn fits(els: &[Element], start: usize, column: usize, options: &PrintOptions) -> bool {
+fn fits(els: &[Element<'_>], start: usize, column: usize, options: &PrintOptions) -> bool {
     let mut remaining = options.line_width as isize - column as isize;
     let mut depth = 0usize;
     let mut space = false;
@@ -318,7 +318,7 @@ fn fits(els: &[Element], start: usize, column: usize, options: &PrintOptions) ->
             | Element::IndentEnd
             | Element::AlignStart
             | Element::AlignEnd
-            | Element::IfBreak(_) => {}
+            | Element::PadIfBreak(_) => {}
         }
         if remaining < 0 {
             return false;
@@ -342,7 +342,7 @@ fn trim_trailing_spaces(out: &mut String) {
 mod tests {
     use super::*;
 
-    fn call(doc: &mut Document, name: &str, args: &[&str]) {
+    fn call<'a>(doc: &mut Document<'a>, name: &'a str, args: &[&'a str]) {
         doc.text(name);
         doc.group_start();
         doc.text("(");

@@ -50,9 +50,10 @@ impl Default for Style {
 }
 
 /// A token of the main file to place, with what the formatter needs to know about it.
-struct Atom {
+struct Atom<'a> {
     kind: SyntaxKind,
-    text: String,
+    /// Its text, in the file.
+    text: &'a str,
     /// The token in the tree (absent for trivia that stand alone).
     token: SyntaxToken,
     /// Line breaks before it in the file since the previous atom.
@@ -61,20 +62,38 @@ struct Atom {
     spaced: bool,
     /// A backslash-newline (a line continuation) before it in the file: kept.
     continued: bool,
+    /// The whitespace before it in the file, as written (from the end of the atom before).
+    before: &'a str,
+    /// Kept as written, with the whitespace before it: inside a `// msl-fmt: off` region
+    /// or a part of the tree that did not parse.
+    verbatim: bool,
     /// Its column in the file (in characters; a tab counts as one).
     column: u32,
 }
 
 /// The tokens spelled in the main file (file 0 of the parse), in order.
-fn atoms(parse: &Parse) -> Vec<Atom> {
+fn atoms<'a>(parse: &Parse, source: &'a str) -> Vec<Atom<'a>> {
     let mut out: Vec<Atom> = Vec::new();
     let mut newlines = 0u32;
     let mut spaced = false;
     let mut continued = false;
     let mut column = 0u32;
+    let mut prev_end = 0usize;
+    let mut off = false;
+    // the ends of the ERROR nodes around the walk
+    let mut errors: Vec<msl_syntax::TextSize> = Vec::new();
     let root = parse.syntax();
+    let broken = broken_ranges(parse, &root);
     for el in root.descendants_with_tokens() {
-        let Some(tok) = el.into_token() else { continue };
+        let tok = match el {
+            rowan::NodeOrToken::Node(n) => {
+                if n.kind() == ERROR {
+                    errors.push(n.text_range().end());
+                }
+                continue;
+            }
+            rowan::NodeOrToken::Token(t) => t,
+        };
         let kind = tok.kind();
         if kind == EOF {
             continue;
@@ -88,7 +107,11 @@ fn atoms(parse: &Parse) -> Vec<Atom> {
         if piece.macro_call.is_some() && piece.kind != MACRO_CALL {
             continue;
         }
-        let text = tok.text();
+        // where the token is in the file
+        let within = u32::from(tok.text_range().start()) - parse.piece_start(i).map_or(0, u32::from);
+        let start = (u32::from(piece.range.start()) + within) as usize;
+        let end = start + usize::from(tok.text_range().len());
+        let Some(text) = source.get(start..end) else { continue };
         match kind {
             WHITESPACE => {
                 // a backslash-newline continuation counts as a line break
@@ -103,21 +126,69 @@ fn atoms(parse: &Parse) -> Vec<Atom> {
                 column = after_last_line(text, column);
             }
             _ => {
+                let switch = (kind == COMMENT).then(|| switch_comment(text)).flatten();
+                // the `on` comment is the region's last token; an `off` one is formatted
+                let at = tok.text_range().start();
+                while errors.last().is_some_and(|&e| e <= at) {
+                    errors.pop();
+                }
+                let verbatim = off || !errors.is_empty() || broken.iter().any(|r| r.contains_inclusive(at));
+                if let Some(s) = switch {
+                    off = !s;
+                }
                 out.push(Atom {
                     kind,
-                    text: text.to_string(),
+                    text,
                     token: tok.clone(),
                     newlines,
                     spaced,
                     continued,
+                    before: source.get(prev_end..start).unwrap_or(""),
+                    verbatim,
                     column,
                 });
                 continued = false;
-                column = after_last_line(text, column);
+                prev_end = end;
+                column = if matches!(kind, COMMENT | MACRO_CALL | PP_DIRECTIVE | PP_INACTIVE) {
+                    after_last_line(text, column)
+                } else {
+                    column + text.len() as u32
+                };
                 newlines = 0;
                 spaced = false;
             }
         }
+    }
+    out
+}
+
+/// `Some(false)` for a `msl-fmt: off` comment, `Some(true)` for `msl-fmt: on`.
+fn switch_comment(text: &str) -> Option<bool> {
+    let inner = text.strip_prefix("//").or_else(|| text.strip_prefix("/*")?.strip_suffix("*/"))?;
+    match inner.trim() {
+        "msl-fmt: off" => Some(false),
+        "msl-fmt: on" => Some(true),
+        _ => None,
+    }
+}
+
+/// The units (statements, declarations, members) of the main file where the parser
+/// reported a syntax error, as tree ranges: they are kept as written.
+fn broken_ranges(parse: &Parse, root: &SyntaxNode) -> Vec<msl_syntax::TextRange> {
+    let mut out: Vec<msl_syntax::TextRange> = Vec::new();
+    for d in parse.diagnostics() {
+        if d.file != 0 || d.severity != msl_syntax::Severity::Error || !matches!(d.code, "E0100" | "E0001") {
+            continue;
+        }
+        let Some(at) = parse.tree_offset(0, d.range.start()) else { continue };
+        let token = match root.token_at_offset(at) {
+            rowan::TokenAtOffset::Single(t) => t,
+            rowan::TokenAtOffset::Between(a, _) => a,
+            rowan::TokenAtOffset::None => continue,
+        };
+        let unit = token.parent_ancestors().find(|n| is_unit(n) && n.kind() != COMPOUND_STMT);
+        let range = unit.map_or_else(|| token.text_range(), |u| u.text_range());
+        out.push(range);
     }
     out
 }
@@ -205,8 +276,8 @@ fn unit_started_by(tok: &SyntaxToken) -> Option<SyntaxNode> {
 }
 
 /// The document for the main file of `parse`.
-pub(crate) fn document(parse: &Parse, style: &Style) -> Document {
-    let atoms = atoms(parse);
+pub(crate) fn document<'a>(parse: &Parse, source: &'a str, style: &Style) -> Document<'a> {
+    let atoms = atoms(parse, source);
     let mut b = Builder {
         doc: Document::default(),
         style: *style,
@@ -237,8 +308,8 @@ struct Frame {
     case_indent: bool,
 }
 
-struct Builder {
-    doc: Document,
+struct Builder<'a> {
+    doc: Document<'a>,
     style: Style,
     frame: Frame,
     /// The frames of the enclosing blocks.
@@ -284,9 +355,9 @@ fn is_block_open(a: &Atom) -> bool {
     a.kind == L_CURLY && is_block_brace(&a.token)
 }
 
-impl Builder {
-    fn run(&mut self, atoms: &[Atom]) {
-        let mut prev: Option<&Atom> = None;
+impl<'a> Builder<'a> {
+    fn run(&mut self, atoms: &[Atom<'a>]) {
+        let mut prev: Option<&Atom<'a>> = None;
         // the gap the previous token asks for before the next one
         let mut after = Gap::None;
         // whether the last token that is no comment or directive ended a unit, a label,
@@ -388,7 +459,7 @@ impl Builder {
             let in_group = prev.is_some_and(|p| {
                 p.kind == COMMA && self.groups.last().is_some_and(|g| p.token.parent().as_ref() == Some(&g.list))
             });
-            if in_group && matches!(gap, Gap::Space | Gap::Continue) {
+            if in_group && !a.verbatim && matches!(gap, Gap::Space | Gap::Continue) {
                 let must_break = self.groups.last().is_some_and(|g| g.must_break);
                 self.doc.line(if must_break { Line::Hard } else { Line::Space });
                 gap = Gap::None;
@@ -531,12 +602,16 @@ impl Builder {
                 // before the space that precedes the attributes
                 let at =
                     if matches!(self.doc.elements.get(at.wrapping_sub(1)), Some(Element::Space)) { at - 1 } else { at };
-                self.doc.elements.insert(at, Element::IfBreak(" ".repeat(max - w).into()));
+                self.doc.elements.insert(at, Element::PadIfBreak(max - w));
             }
         }
     }
 
-    fn place_gap(&mut self, a: &Atom, gap: Gap) {
+    fn place_gap(&mut self, a: &Atom<'a>, gap: Gap) {
+        if a.verbatim {
+            self.doc.verbatim(a.before);
+            return;
+        }
         if a.continued {
             // the line continuation stays, at the end of the line
             self.doc.space();
@@ -570,25 +645,27 @@ impl Builder {
         }
     }
 
-    fn place_text(&mut self, a: &Atom, directive: bool) {
-        if a.kind == PP_INACTIVE {
+    fn place_text(&mut self, a: &Atom<'a>, directive: bool) {
+        if a.verbatim {
+            self.doc.verbatim(a.text);
+        } else if a.kind == PP_INACTIVE {
             // the lines of a skipped branch, as written: from the line after its directive
             // to the indentation of the next one
-            let text = a.text.strip_prefix("\r\n").or_else(|| a.text.strip_prefix('\n')).unwrap_or(&a.text);
+            let text = a.text.strip_prefix("\r\n").or_else(|| a.text.strip_prefix('\n')).unwrap_or(a.text);
             let text = text.trim_end_matches([' ', '\t']);
             let text = text.strip_suffix('\n').map(|t| t.strip_suffix('\r').unwrap_or(t)).unwrap_or(text);
             if !text.is_empty() {
-                self.doc.elements.push(Element::Directive(text.into()));
+                self.doc.elements.push(Element::Directive(text));
             }
         } else if directive {
             // trailing spaces go, unless a backslash would then continue the line
             let trimmed = a.text.trim_end();
-            let text = if trimmed.ends_with('\\') { a.text.as_str() } else { trimmed };
-            self.doc.elements.push(Element::Directive(text.into()));
+            let text = if trimmed.ends_with('\\') { a.text } else { trimmed };
+            self.doc.elements.push(Element::Directive(text));
         } else if matches!(a.kind, COMMENT | MACRO_CALL) {
             self.doc.verbatim(a.text.trim_end_matches([' ', '\t']));
         } else {
-            self.doc.text(&a.text);
+            self.doc.text(a.text);
         }
     }
 
@@ -654,7 +731,7 @@ fn list_groups(atoms: &[Atom]) -> rustc_hash::FxHashMap<usize, (usize, bool)> {
     let mut out = rustc_hash::FxHashMap::default();
     let mut stack: Vec<Scan> = Vec::new();
     for (i, a) in atoms.iter().enumerate() {
-        let odd = a.continued || matches!(a.kind, COMMENT | PP_DIRECTIVE | PP_INACTIVE | MACRO_CALL);
+        let odd = a.continued || a.verbatim || matches!(a.kind, COMMENT | PP_DIRECTIVE | PP_INACTIVE | MACRO_CALL);
         let after_list_comma = i > 0
             && atoms[i - 1].kind == COMMA
             && stack.last().is_some_and(|s| atoms[i - 1].token.parent() == atoms[s.open].token.parent());
@@ -840,5 +917,6 @@ fn fused(a: &Atom, b: &Atom) -> bool {
 }
 
 fn is_first_token(tok: &SyntaxToken) -> bool {
-    tok.parent().is_some_and(|p| p.first_token().as_ref() == Some(tok))
+    // trivia before a node belong to the node around it: its first token starts it
+    tok.parent().is_some_and(|p| p.text_range().start() == tok.text_range().start())
 }

@@ -5,9 +5,11 @@
 //! comments and directives as the input (whitespace aside). When it does not, the file is
 //! left as it is and the error names the first place where the two differ.
 
+pub mod config;
 mod doc;
 mod format;
 
+pub use config::{FormatConfig, OptionsFinder, Source};
 pub use doc::PrintOptions;
 pub use format::Style;
 
@@ -42,34 +44,61 @@ pub fn format_text(text: &str, options: &Options) -> Result<String, FormatError>
 
 /// Formats the main file of `parse`, whose text is `text`.
 pub fn format_parse(parse: &Parse, text: &str, options: &Options) -> Result<String, FormatError> {
-    let doc = format::document(parse, &options.style);
+    format_with_edits(parse, text, options).map(|(out, _)| out)
+}
+
+/// An edit of a text: a byte range and what replaces it.
+pub type Edit = (std::ops::Range<usize>, String);
+
+/// [`format_parse`], with the edits that turn `text` into the result: one per gap
+/// between tokens that changed, in order (a comment whose trailing spaces went is
+/// replaced whole).
+pub fn format_with_edits(parse: &Parse, text: &str, options: &Options) -> Result<(String, Vec<Edit>), FormatError> {
+    let doc = format::document(parse, text, &options.style);
     let out = doc::print(&doc, &options.print);
-    verify(text, &out)?;
-    Ok(out)
+    let edits = compare(text, &out)?;
+    Ok((out, edits))
 }
 
 /// Checks that `output` is `input` with other whitespace: the same tokens (comments
 /// included), each with the same text.
 pub fn verify(input: &str, output: &str) -> Result<(), FormatError> {
+    compare(input, output).map(|_| ())
+}
+
+/// The edits that turn `input` into `output` when the two read as the same tokens (a
+/// comment may lose trailing spaces); otherwise where they first differ.
+fn compare(input: &str, output: &str) -> Result<Vec<Edit>, FormatError> {
     let (a, _) = msl_syntax::lexer::lex(input);
     let (b, _) = msl_syntax::lexer::lex(output);
     let significant = |t: &&msl_syntax::lexer::Token| !matches!(t.kind, SyntaxKind::WHITESPACE | SyntaxKind::NEWLINE);
     let mut a = a.iter().filter(significant);
     let mut b = b.iter().filter(significant);
+    let mut edits = Vec::new();
+    let (mut ia, mut ib) = (0usize, 0usize);
     loop {
         match (a.next(), b.next()) {
-            (None, None) => return Ok(()),
+            (None, None) => break,
             (Some(x), Some(y)) => {
-                let tx = &input[x.range()];
-                let ty = &output[y.range()];
+                let (xs, xe) = (x.start as usize, (x.start + x.len) as usize);
+                let (ys, ye) = (y.start as usize, (y.start + y.len) as usize);
+                let (tx, ty) = (&input[xs..xe], &output[ys..ye]);
                 let same =
                     x.kind == y.kind && (tx == ty || x.kind == SyntaxKind::COMMENT && tx.trim_end() == ty.trim_end());
                 if !same {
                     return Err(FormatError {
-                        offset: x.start as usize,
+                        offset: xs,
                         message: format!("formatting would change `{tx}` into `{ty}`; the file is left as it is"),
                     });
                 }
+                if input[ia..xs] != output[ib..ys] {
+                    edits.push((ia..xs, output[ib..ys].to_string()));
+                }
+                if tx != ty {
+                    edits.push((xs..xe, ty.to_string()));
+                }
+                ia = xe;
+                ib = ye;
             }
             (Some(x), None) => {
                 return Err(FormatError {
@@ -85,4 +114,8 @@ pub fn verify(input: &str, output: &str) -> Result<(), FormatError> {
             }
         }
     }
+    if input[ia..] != output[ib..] {
+        edits.push((ia..input.len(), output[ib..].to_string()));
+    }
+    Ok(edits)
 }

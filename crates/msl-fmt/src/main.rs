@@ -22,7 +22,8 @@ struct Args {
     /// Print a unified diff of what formatting would change; change nothing.
     #[arg(long)]
     diff: bool,
-    /// A `msl.toml` whose `[format]` table sets the options.
+    /// A `msl.toml` whose `[format]` table sets the options (by default, each file's
+    /// nearest `msl.toml` with a `[format]` table, else its nearest `.clang-format`).
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
     /// The name to report for standard input.
@@ -32,69 +33,12 @@ struct Args {
     paths: Vec<PathBuf>,
 }
 
-/// The `[format]` table of `msl.toml`.
-#[derive(serde::Deserialize, Default)]
-#[serde(rename_all = "kebab-case", deny_unknown_fields)]
-struct FormatTable {
-    indent_width: Option<usize>,
-    use_tabs: Option<bool>,
-    line_width: Option<usize>,
-    function_brace_next_line: Option<bool>,
-    control_brace_next_line: Option<bool>,
-    cuddle_else: Option<bool>,
-    pointer_alignment: Option<String>,
-    indent_case_labels: Option<bool>,
-}
-
-#[derive(serde::Deserialize, Default)]
-struct ConfigFile {
-    #[serde(default)]
-    format: FormatTable,
-}
-
 fn options_from(path: &Path) -> Result<Options, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let table: toml::Table = toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-    let format = table.get("format").cloned().unwrap_or(toml::Value::Table(Default::default()));
-    let cfg = ConfigFile { format: format.try_into().map_err(|e| format!("{}: [format]: {e}", path.display()))? };
-    let mut o = Options::default();
-    let f = cfg.format;
-    if let Some(w) = f.indent_width {
-        if !(1..=16).contains(&w) {
-            return Err(format!("{}: [format] indent-width must be 1 to 16, not {w}", path.display()));
-        }
-        o.print.indent_width = w;
+    match msl_fmt::config::format_table(&text).map_err(|e| format!("{}: {e}", path.display()))? {
+        Some(f) => f.options().map_err(|e| format!("{}: {e}", path.display())),
+        None => Ok(Options::default()),
     }
-    if let Some(t) = f.use_tabs {
-        o.print.use_tabs = t;
-    }
-    if let Some(w) = f.line_width {
-        if !(20..=1000).contains(&w) {
-            return Err(format!("{}: [format] line-width must be 20 to 1000, not {w}", path.display()));
-        }
-        o.print.line_width = w;
-    }
-    if let Some(b) = f.function_brace_next_line {
-        o.style.function_brace_next_line = b;
-    }
-    if let Some(b) = f.control_brace_next_line {
-        o.style.control_brace_next_line = b;
-    }
-    if let Some(b) = f.cuddle_else {
-        o.style.cuddle_else = b;
-    }
-    if let Some(b) = f.indent_case_labels {
-        o.style.indent_case_labels = b;
-    }
-    match f.pointer_alignment.as_deref() {
-        None => {}
-        Some("right") => o.style.pointer_left = false,
-        Some("left") => o.style.pointer_left = true,
-        Some(other) => {
-            return Err(format!("{}: [format] pointer-alignment is `left` or `right`, not `{other}`", path.display()));
-        }
-    }
-    Ok(o)
 }
 
 enum Input {
@@ -155,7 +99,26 @@ enum Outcome {
     Unreadable(String),
 }
 
-fn format_one(input: &Input, options: &Options) -> Outcome {
+fn format_one(input: &Input, given: Option<&Options>, finder: &msl_fmt::OptionsFinder) -> Outcome {
+    // the options: given on the command line, or those of the file's directory
+    let found;
+    let options = match given {
+        Some(o) => o,
+        None => {
+            let dir = match input {
+                Input::File(p) => p.parent().map(Path::to_path_buf).unwrap_or_default(),
+                Input::Stdin { name, .. } => name.parent().map(Path::to_path_buf).unwrap_or_default(),
+            };
+            let dir = if dir.as_os_str().is_empty() { PathBuf::from(".") } else { dir };
+            match finder.for_dir(&dir) {
+                Ok((o, _)) => {
+                    found = o;
+                    &found
+                }
+                Err(e) => return Outcome::Unreadable(e),
+            }
+        }
+    };
     let text = match input {
         Input::Stdin { text, .. } => text.clone(),
         Input::File(p) => match std::fs::read(p) {
@@ -197,14 +160,15 @@ fn main() -> ExitCode {
     let args = Args::parse();
     let options = match &args.config {
         Some(p) => match options_from(p) {
-            Ok(o) => o,
+            Ok(o) => Some(o),
             Err(e) => {
                 eprintln!("msl-fmt: {e}");
                 return ExitCode::from(2);
             }
         },
-        None => Options::default(),
+        None => None,
     };
+    let finder = msl_fmt::OptionsFinder::default();
     let inputs = match collect(&args) {
         Ok(i) => i,
         Err(e) => {
@@ -222,7 +186,7 @@ fn main() -> ExitCode {
             loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(input) = inputs.get(i) else { break };
-                out.push((i, format_one(input, &options)));
+                out.push((i, format_one(input, options.as_ref(), &finder)));
             }
             out
         };

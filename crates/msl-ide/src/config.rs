@@ -43,6 +43,8 @@ pub struct ConfigFile {
     /// Never accepted: a project's files may not choose the executable we run. Read only
     /// to say so clearly.
     pub compiler: Option<toml::Value>,
+    /// The formatter's options (see `msl_fmt::FormatConfig`).
+    pub format: Option<msl_fmt::FormatConfig>,
 }
 
 /// A loaded `msl.toml`.
@@ -75,6 +77,9 @@ impl Config {
         if let Some(p) = &self.file.platform {
             Platform::parse(p)
                 .ok_or_else(|| format!("{where_}: unknown `platform` `{p}` (macos, ios, tvos, visionos)"))?;
+        }
+        if let Some(f) = &self.file.format {
+            f.options().map_err(|e| format!("{where_}: {e}"))?;
         }
         for (code, level) in &self.file.rules {
             Level::parse(level).ok_or_else(|| {

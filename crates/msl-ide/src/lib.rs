@@ -514,6 +514,32 @@ impl Snapshot {
         self.with(|| self.file(path).and_then(|f| expand::expand_macro(&f, offset)))
     }
 
+    /// The edits that format an open file: all of them, or those inside `range` (a gap
+    /// between tokens that starts and ends within it). The options are those of the file's
+    /// directory (`[format]` of the nearest `msl.toml`, else the nearest `.clang-format`).
+    /// `Err` says why the file is left as it is.
+    pub fn format(
+        &self,
+        path: &Path,
+        range: Option<TextRange>,
+    ) -> Cancellable<Result<Vec<(TextRange, String)>, String>> {
+        self.with(|| {
+            let path = msl_syntax::vfs::normalize(path);
+            let Some(view) = self.units.get(&path) else { return Err(format!("{} is not open", path.display())) };
+            let parse = msl_hir::parse_unit(&self.db, view.unit).clone();
+            let text = view.unit.main(&self.db).text(&self.db).clone();
+            let dir = path.parent().unwrap_or(Path::new("."));
+            let (options, _) = msl_fmt::OptionsFinder::default().for_dir(dir)?;
+            let (_, edits) = msl_fmt::format_with_edits(&parse, &text, &options).map_err(|e| e.to_string())?;
+            let edits = edits
+                .into_iter()
+                .map(|(r, t)| (TextRange::new((r.start as u32).into(), (r.end as u32).into()), t))
+                .filter(|(r, _)| range.is_none_or(|within| within.contains_range(*r)))
+                .collect();
+            Ok(edits)
+        })
+    }
+
     /// The syntax tree of a file, as text (for bug reports).
     pub fn syntax_tree(&self, path: &Path) -> Cancellable<Option<String>> {
         self.with(|| self.file(path).map(|f| f.parse.debug_tree()))

@@ -595,6 +595,14 @@ impl LanguageServer for Backend {
         proto::inlay_hint(self, params).await
     }
 
+    async fn formatting(&self, params: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>> {
+        proto::formatting(self, params.text_document.uri, None).await
+    }
+
+    async fn range_formatting(&self, params: DocumentRangeFormattingParams) -> Result<Option<Vec<TextEdit>>> {
+        proto::formatting(self, params.text_document.uri, Some(params.range)).await
+    }
+
     async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
         proto::folding_range(self, params).await
     }

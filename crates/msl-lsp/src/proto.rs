@@ -108,6 +108,8 @@ pub(crate) async fn initialize(b: &Backend, params: InitializeParams) -> Result<
         )),
         inlay_hint_provider: Some(OneOf::Left(true)),
         folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
+        document_formatting_provider: Some(OneOf::Left(true)),
+        document_range_formatting_provider: Some(OneOf::Left(true)),
         document_link_provider: Some(DocumentLinkOptions {
             resolve_provider: Some(false),
             work_done_progress_options: WorkDoneProgressOptions::default(),
@@ -1094,6 +1096,32 @@ pub(crate) async fn folding_range(b: &Backend, params: FoldingRangeParams) -> Re
         ))
     })
     .await
+}
+
+/// `textDocument/formatting` and `rangeFormatting`: the whitespace edits that format the
+/// document (or the part of it in `range`). A file the formatter leaves as it is gets no
+/// edits, and a message says why.
+pub(crate) async fn formatting(b: &Backend, uri: Uri, range: Option<Range>) -> Result<Option<Vec<TextEdit>>> {
+    let outcome = b
+        .with_doc(&uri, "formatting", move |snap, view| {
+            let within = range.map(|r| view.index.text_range(r, view.enc));
+            Ok(Some(match snap.format(&view.path, within)? {
+                Ok(edits) => Ok(edits
+                    .into_iter()
+                    .map(|(r, new_text)| TextEdit { range: view.range(r), new_text })
+                    .collect::<Vec<_>>()),
+                Err(why) => Err(why),
+            }))
+        })
+        .await?;
+    match outcome {
+        Some(Ok(edits)) => Ok(Some(edits)),
+        Some(Err(why)) => {
+            b.warn(format!("not formatted: {why}")).await;
+            Ok(None)
+        }
+        None => Ok(None),
+    }
 }
 
 pub(crate) async fn document_link(b: &Backend, params: DocumentLinkParams) -> Result<Option<Vec<DocumentLink>>> {

@@ -982,3 +982,68 @@ async fn a_header_takes_its_context_from_a_unit_that_includes_it() {
         .await;
     assert!(r["error"]["message"].as_str().unwrap_or_default().contains("does not include"), "{r}");
 }
+
+/// Applies LSP text edits (UTF-16 positions, here all ASCII) to a text.
+fn apply_edits(text: &str, edits: &Value) -> String {
+    let offset = |p: &Value| -> usize {
+        let (line, ch) = (p["line"].as_u64().unwrap() as usize, p["character"].as_u64().unwrap() as usize);
+        text.split_inclusive('\n').take(line).map(str::len).sum::<usize>() + ch
+    };
+    let mut edits: Vec<(usize, usize, String)> = edits
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (offset(&e["range"]["start"]), offset(&e["range"]["end"]), e["newText"].as_str().unwrap().to_string()))
+        .collect();
+    edits.sort_by_key(|e| std::cmp::Reverse(e.0));
+    let mut out = text.to_string();
+    for (s, e, t) in edits {
+        out.replace_range(s..e, &t);
+    }
+    out
+}
+
+#[tokio::test]
+async fn formatting_and_range_formatting() {
+    let dir = std::env::temp_dir().join(format!("msl-lsp-test-format-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = "kernel void k(device float* o [[buffer(0)]]) { o[0]=1; }\nfloat  half_of(float x) { return x*0.5f; }\n";
+    std::fs::write(dir.join("f.metal"), text).unwrap();
+    std::fs::write(dir.join("msl.toml"), "[format]\nindent-width = 2\n").unwrap();
+    let (client_io, server_io) = tokio::io::duplex(1 << 20);
+    let (sr, sw) = tokio::io::split(server_io);
+    let (cr, cw) = tokio::io::split(client_io);
+    tokio::spawn(msl_lsp::serve(sr, sw, None));
+    let client = LspClient::new(cr, cw);
+    let init = client.initialize(&uri(&dir), json!({})).await;
+    assert_eq!(init["capabilities"]["documentFormattingProvider"], true);
+    assert_eq!(init["capabilities"]["documentRangeFormattingProvider"], true);
+    let s = Session { client, dir };
+    s.open("f.metal").await;
+    let doc = json!({"uri": s.uri("f.metal")});
+    let edits = s
+        .client
+        .request(
+            "textDocument/formatting",
+            json!({"textDocument": doc, "options": {"tabSize": 4, "insertSpaces": true}}),
+        )
+        .await;
+    let formatted = apply_edits(text, &edits);
+    assert_eq!(
+        formatted,
+        "kernel void k(device float *o [[buffer(0)]])\n{\n  o[0] = 1;\n}\nfloat half_of(float x)\n{\n  return x * 0.5f;\n}\n"
+    );
+    // the second line only
+    let range = json!({"start": {"line": 1, "character": 0}, "end": {"line": 1, "character": 44}});
+    let edits = s
+        .client
+        .request(
+            "textDocument/rangeFormatting",
+            json!({"textDocument": doc, "range": range, "options": {"tabSize": 4, "insertSpaces": true}}),
+        )
+        .await;
+    let partly = apply_edits(text, &edits);
+    assert!(partly.starts_with("kernel void k(device float* o [[buffer(0)]]) { o[0]=1; }\n"), "{partly}");
+    assert!(partly.ends_with("float half_of(float x)\n{\n  return x * 0.5f;\n}\n"), "{partly}");
+}
