@@ -50,7 +50,10 @@ fn hook_fails_on_a_bad_shader_and_passes_on_a_good_one() {
     git(&dir, &["config", "user.name", "CI"]);
     std::fs::write(
         dir.join(".pre-commit-config.yaml"),
-        format!("repos:\n  - repo: {}\n    rev: {rev}\n    hooks:\n      - id: msl-check\n", root.display()),
+        format!(
+            "repos:\n  - repo: {}\n    rev: {rev}\n    hooks:\n      - id: msl-check\n      - id: msl-fmt\n",
+            root.display()
+        ),
     )
     .unwrap();
     std::fs::write(dir.join("shader.metal"), "kernel void k(device float *a [[buffer(0)]]) {\n    a[0] = 1\n}\n")
@@ -71,8 +74,14 @@ fn hook_fails_on_a_bad_shader_and_passes_on_a_good_one() {
     assert!(!bad.status.success(), "the hook should fail:\n{text}");
     assert!(text.contains("msl-check") && text.contains("Failed"), "{text}");
     assert!(text.contains("shader.metal:2:13: error[E0100]: expected `;`"), "{text}");
+    // the formatter put the body's brace on a line of its own, and left the broken line
+    assert!(text.contains("msl-fmt") && text.contains("files were modified by this hook"), "{text}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("shader.metal")).unwrap(),
+        "kernel void k(device float *a [[buffer(0)]])\n{\n    a[0] = 1\n}\n"
+    );
 
-    std::fs::write(dir.join("shader.metal"), "kernel void k(device float *a [[buffer(0)]]) {\n    a[0] = 1;\n}\n")
+    std::fs::write(dir.join("shader.metal"), "kernel void k(device float *a [[buffer(0)]])\n{\n    a[0] = 1;\n}\n")
         .unwrap();
     git(&dir, &["add", "-A"]);
     let good = run();
