@@ -2,7 +2,8 @@
 // (code-server), opens a Metal file in headless Chromium and checks that the extension and
 // its language server work. In a trusted workspace: activation (language mode and status
 // item), bracket colorization, the checker's error in the Problems panel, the hover of a
-// library function, the syntax tree and AIR commands, settings changes reaching the server,
+// library function, the syntax tree and AIR commands, rename across files, "Format
+// Document" and format-on-save, settings changes reaching the server,
 // and a missing msl.server.path being reported and recovered from. Then, in a second,
 // untrusted workspace: activation in Restricted Mode with the compiler off, and the full
 // settings sent once trust is granted.
@@ -651,6 +652,32 @@ async function drive(page, changeSettings, workspace) {
     renamedOnDisk('other.metal').includes('values[index] = tone_curve(values[index]);'),
   );
   log('rename changed tone to tone_curve in shader.metal, tone.h and the unopened other.metal');
+
+  // formatting through the server: "Format Document" lines the entry point's attributes
+  // up, and with format-on-save an edit is written formatted
+  const onDisk = () => readFileSync(join(workspace, FIXTURE_FILE), 'utf8');
+  const lineText = async (needle) =>
+    (await editor.locator('.view-line', { hasText: needle }).first().innerText()).replace(/\u00a0/g, ' ');
+  await runCommand(page, editor, 'Format Document');
+  await eventually('Format Document to line the attributes up', 30 * 1000, async () =>
+    (await lineText('uint index')).includes('uint index               [[thread_position_in_grid]])'),
+  );
+  await runPaletteCommand(page, 'File: Save');
+  await eventually('the formatted file to be saved', 30 * 1000, async () =>
+    onDisk().includes('device float *values     [[buffer(0)]],'),
+  );
+  log('Format Document aligned the attributes of the entry point');
+  await changeSettings('user', { 'editor.formatOnSave': true });
+  await page.locator('.tab', { hasText: FIXTURE_FILE }).first().click();
+  await editor.locator('.view-line', { hasText: 'UNIT_MAX);' }).first().click();
+  await page.keyboard.press('End');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('values[index]=x*2.0f;');
+  await page.keyboard.press('Control+S');
+  await eventually('format-on-save to write the new line formatted', 30 * 1000, async () =>
+    onDisk().includes('\n    values[index] = x * 2.0f;\n'),
+  );
+  log('format-on-save wrote "values[index]=x*2.0f;" as "values[index] = x * 2.0f;"');
 
   // AIR needs Apple's compiler: without one the server's error must be shown, with one the IR
   await runCommand(page, editor, 'MSL: Show AIR');
