@@ -23,6 +23,8 @@ pub struct FormatConfig {
     /// `left` (`float* p`) or `right` (`float *p`).
     pub pointer_alignment: Option<String>,
     pub indent_case_labels: Option<bool>,
+    /// Directives at the indentation of the code around them (default: column 0).
+    pub indent_directives: Option<bool>,
 }
 
 impl FormatConfig {
@@ -55,6 +57,9 @@ impl FormatConfig {
         }
         if let Some(b) = self.indent_case_labels {
             o.style.indent_case_labels = b;
+        }
+        if let Some(b) = self.indent_directives {
+            o.style.indent_directives = b;
         }
         match self.pointer_alignment.as_deref() {
             None => {}
@@ -91,7 +96,8 @@ pub struct Translated {
 
 /// Translates the keys of a `.clang-format` file that have a meaning here: `BasedOnStyle`,
 /// `IndentWidth`, `TabWidth`, `UseTab`, `ColumnLimit`, `BreakBeforeBraces` (and
-/// `BraceWrapping` with `Custom`), `PointerAlignment`, `IndentCaseLabels`. The document
+/// `BraceWrapping` with `Custom`), `PointerAlignment`, `IndentCaseLabels`,
+/// `IndentPPDirectives`. The document
 /// for C++ (`Language: Cpp`) is read, or the one without a language. Other keys are
 /// listed in the notes.
 pub fn translate_clang_format(text: &str) -> Translated {
@@ -180,6 +186,11 @@ pub fn translate_clang_format(text: &str) -> Translated {
             },
             ("DerivePointerAlignment", _) => {}
             ("IndentCaseLabels", _) => o.style.indent_case_labels = v == "true",
+            ("IndentPPDirectives", _) => match v.as_str() {
+                "None" => o.style.indent_directives = false,
+                "BeforeHash" => o.style.indent_directives = true,
+                _ => notes.push(format!("IndentPPDirectives: {v} is not supported; `None` is used")),
+            },
             _ => notes.push(format!("{k} is not read")),
         }
     }

@@ -47,8 +47,9 @@ pub enum Element<'a> {
     /// Line breaks up to the matching end go to the column where this stands.
     AlignStart,
     AlignEnd,
-    /// A preprocessor directive: printed from column 0, kept as written.
-    Directive(&'a str),
+    /// A preprocessor directive, kept as written: printed from column 0, or (`true`) at
+    /// the indentation of the line.
+    Directive(&'a str, bool),
     /// Spaces printed only when the innermost group breaks (padding that aligns columns).
     PadIfBreak(usize),
 }
@@ -117,7 +118,7 @@ impl<'a> Document<'a> {
                     }
                     marked_to = open.len();
                 }
-                Element::Verbatim(_) | Element::Directive(_) => {
+                Element::Verbatim(_) | Element::Directive(..) => {
                     for &g in &open[marked_to..] {
                         self.elements[g] = Element::GroupStart(true);
                     }
@@ -199,19 +200,23 @@ pub fn print(doc: &Document<'_>, options: &PrintOptions) -> String {
                     None => column + width(s),
                 };
             }
-            Element::Directive(s) => {
+            Element::Directive(s, indented) => {
                 pending_space = false;
-                // from column 0: the indentation the line break wrote goes
-                if out.ends_with([' ', '\t']) {
+                // on a line of its own; from column 0, unless indented: the indentation
+                // the line break wrote goes
+                let line_start = out.trim_end_matches([' ', '\t']).len();
+                if !(line_start == 0 || out[..line_start].ends_with('\n')) {
                     trim_trailing_spaces(&mut out);
-                }
-                if !(out.is_empty() || out.ends_with('\n')) {
                     out.push('\n');
+                    column = 0;
+                } else if !indented {
+                    out.truncate(line_start);
+                    column = 0;
                 }
                 out.push_str(s);
                 column = match s.rfind('\n') {
                     Some(n) => width(&s[n + 1..]),
-                    None => width(s),
+                    None => column + width(s),
                 };
             }
             Element::Space => pending_space = true,
@@ -295,7 +300,7 @@ fn fits(els: &[Element<'_>], start: usize, column: usize, options: &PrintOptions
                 remaining -= s.chars().count() as isize + space as isize;
                 space = false;
             }
-            Element::Verbatim(_) | Element::Directive(_) => return depth == 0 && remaining >= 0,
+            Element::Verbatim(_) | Element::Directive(..) => return depth == 0 && remaining >= 0,
             Element::Space => space = true,
             Element::Line(l) => {
                 if depth == 0 {

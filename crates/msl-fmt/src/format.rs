@@ -35,6 +35,8 @@ pub struct Style {
     pub pointer_left: bool,
     /// `case` labels one level inside their `switch` block.
     pub indent_case_labels: bool,
+    /// Directives at the indentation of the code around them (or at column 0).
+    pub indent_directives: bool,
 }
 
 impl Default for Style {
@@ -45,6 +47,7 @@ impl Default for Style {
             cuddle_else: true,
             pointer_left: false,
             indent_case_labels: true,
+            indent_directives: false,
         }
     }
 }
@@ -306,6 +309,8 @@ struct Frame {
     open: Vec<Open>,
     unit_column: u32,
     case_indent: bool,
+    /// A `case` label being written one level out (labels not indented in their block).
+    label_out: bool,
 }
 
 struct Builder<'a> {
@@ -382,6 +387,7 @@ impl<'a> Builder<'a> {
             }
             if closing_block {
                 self.close_brackets();
+                self.end_label_out();
                 self.end_case_indent();
                 self.doc.indent_end();
                 if let Some(f) = self.outer.pop() {
@@ -405,8 +411,14 @@ impl<'a> Builder<'a> {
                     stays = true;
                     Gap::Space
                 } else {
+                    self.end_label_out();
                     if matches!(u.kind(), CASE_LABEL | DEFAULT_LABEL) {
                         self.end_case_indent();
+                        if !self.style.indent_case_labels {
+                            // at the level of the `switch`, the statements after it not
+                            self.doc.indent_end();
+                            self.frame.label_out = true;
+                        }
                     }
                     Gap::Hard
                 }
@@ -523,6 +535,7 @@ impl<'a> Builder<'a> {
             }
             if a.kind == COLON && in_label(&a.token) {
                 after = Gap::Hard;
+                self.end_label_out();
                 if self.style.indent_case_labels && !self.frame.case_indent {
                     self.doc.indent_start();
                     self.frame.case_indent = true;
@@ -544,12 +557,20 @@ impl<'a> Builder<'a> {
             self.doc.indent_end();
         }
         self.close_brackets();
+        self.end_label_out();
         self.end_case_indent();
         while let Some(f) = self.outer.pop() {
             self.doc.indent_end();
             self.frame = f;
             self.close_brackets();
+            self.end_label_out();
             self.end_case_indent();
+        }
+    }
+
+    fn end_label_out(&mut self) {
+        if std::mem::take(&mut self.frame.label_out) {
+            self.doc.indent_start();
         }
     }
 
@@ -655,13 +676,13 @@ impl<'a> Builder<'a> {
             let text = text.trim_end_matches([' ', '\t']);
             let text = text.strip_suffix('\n').map(|t| t.strip_suffix('\r').unwrap_or(t)).unwrap_or(text);
             if !text.is_empty() {
-                self.doc.elements.push(Element::Directive(text));
+                self.doc.elements.push(Element::Directive(text, false));
             }
         } else if directive {
             // trailing spaces go, unless a backslash would then continue the line
             let trimmed = a.text.trim_end();
             let text = if trimmed.ends_with('\\') { a.text } else { trimmed };
-            self.doc.elements.push(Element::Directive(text));
+            self.doc.elements.push(Element::Directive(text, self.style.indent_directives));
         } else if matches!(a.kind, COMMENT | MACRO_CALL) {
             self.doc.verbatim(a.text.trim_end_matches([' ', '\t']));
         } else {

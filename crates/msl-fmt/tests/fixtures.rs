@@ -1,12 +1,20 @@
 //! Formatted fixtures (`fixtures/fmt/*.metal`, the expected output beside each as
 //! `.metal.fmt`): each formats to its snapshot, and formatting the snapshot changes
-//! nothing. Update with `UPDATE_EXPECT=1 cargo test -p msl-fmt --test fixtures`.
+//! nothing. Those in `fixtures/fmt/options/` are formatted with the `[format]` table of
+//! the `.toml` file of the same name. Update with `UPDATE_EXPECT=1 cargo test -p msl-fmt
+//! --test fixtures`.
 
 use std::path::{Path, PathBuf};
 
 fn fixtures() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/fmt");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+    let mut files = metal_files(&dir);
+    files.extend(metal_files(&dir.join("options")));
+    files
+}
+
+fn metal_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .expect("fixtures/fmt")
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|e| e == "metal"))
@@ -16,10 +24,22 @@ fn fixtures() -> Vec<PathBuf> {
     files
 }
 
+/// The options of a fixture: those of its `.toml` when it has one.
+fn options_of(path: &Path) -> msl_fmt::Options {
+    let toml = path.with_extension("toml");
+    match std::fs::read_to_string(&toml) {
+        Ok(text) => msl_fmt::config::format_table(&text)
+            .and_then(|t| t.ok_or_else(|| "no [format] table".to_string()))
+            .and_then(|t| t.options())
+            .unwrap_or_else(|e| panic!("{}: {e}", toml.display())),
+        Err(_) => msl_fmt::Options::default(),
+    }
+}
+
 #[test]
 fn fixtures_format_to_their_snapshots_and_stay_formatted() {
-    let options = msl_fmt::Options::default();
     for path in fixtures() {
+        let options = options_of(&path);
         let text = std::fs::read_to_string(&path).expect("fixture");
         let out = msl_fmt::format_text(&text, &options).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let mut snap = path.clone().into_os_string();
