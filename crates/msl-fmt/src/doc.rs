@@ -40,6 +40,10 @@ pub enum Element<'a> {
     Space,
     /// Start of a group: `true` when it must break (set by [`Document::finish`]).
     GroupStart(bool),
+    /// Start of a group that, when it does not fit, breaks only the lines it must: each
+    /// of its line breaks stays a space when what follows up to its next one fits (a list
+    /// of numbers packed into lines). Ends with [`Element::GroupEnd`].
+    FillStart,
     GroupEnd,
     /// One more level of indentation for the line breaks up to the matching end.
     IndentStart,
@@ -87,6 +91,10 @@ impl<'a> Document<'a> {
         self.elements.push(Element::GroupStart(false));
     }
 
+    pub fn fill_start(&mut self) {
+        self.elements.push(Element::FillStart);
+    }
+
     pub fn group_end(&mut self) {
         self.elements.push(Element::GroupEnd);
     }
@@ -107,20 +115,24 @@ impl<'a> Document<'a> {
         let mut marked_to = 0usize;
         for i in 0..self.elements.len() {
             match &self.elements[i] {
-                Element::GroupStart(_) => open.push(i),
+                Element::GroupStart(_) | Element::FillStart => open.push(i),
                 Element::GroupEnd => {
                     open.pop();
                     marked_to = marked_to.min(open.len());
                 }
                 Element::Line(l) if l.is_hard() => {
                     for &g in &open[marked_to..] {
-                        self.elements[g] = Element::GroupStart(true);
+                        if matches!(self.elements[g], Element::GroupStart(_)) {
+                            self.elements[g] = Element::GroupStart(true);
+                        }
                     }
                     marked_to = open.len();
                 }
                 Element::Verbatim(_) | Element::Directive(..) => {
                     for &g in &open[marked_to..] {
-                        self.elements[g] = Element::GroupStart(true);
+                        if matches!(self.elements[g], Element::GroupStart(_)) {
+                            self.elements[g] = Element::GroupStart(true);
+                        }
                     }
                     marked_to = open.len();
                 }
@@ -148,6 +160,8 @@ impl Default for PrintOptions {
 enum Mode {
     Flat,
     Break,
+    /// A fill group that did not fit: each line break decides for itself.
+    Fill,
 }
 
 /// A level of indentation: tabs (when the options ask for them) and spaces after them,
@@ -227,7 +241,13 @@ pub fn print(doc: &Document<'_>, options: &PrintOptions) -> String {
                 }
             }
             Element::Line(l) => {
-                let flat = mode == Mode::Flat && *l == Line::Space;
+                // in a fill group a break is taken when the next item does not fit on this
+                // line but does on the next (else it would only make two long lines)
+                let flat = *l == Line::Space
+                    && (mode == Mode::Flat
+                        || mode == Mode::Fill
+                            && (fits_item(els, i + 1, column + 1, options)
+                                || !fits_item(els, i + 1, top.width(options), options)));
                 if flat {
                     if *l == Line::Space {
                         pending_space = true;
@@ -250,13 +270,28 @@ pub fn print(doc: &Document<'_>, options: &PrintOptions) -> String {
                 }
             }
             Element::GroupStart(must_break) => {
-                let m = if *must_break || mode == Mode::Break && !fits(els, i, column + pending_space as usize, options)
+                let at = column + pending_space as usize;
+                // a group that does not fit breaks, unless an item would not fit after the
+                // bracket either: breaking would then only make more long lines
+                let m = if *must_break
+                    || mode != Mode::Flat && !fits(els, i, at, options) && items_fit(els, i, at, options)
                 {
                     Mode::Break
                 } else {
                     Mode::Flat
                 };
                 // a group inside a flat group is flat
+                modes.push(if mode == Mode::Flat { Mode::Flat } else { m });
+            }
+            Element::FillStart => {
+                let at = column + pending_space as usize;
+                // filled only when every item fits after the bracket: otherwise breaking
+                // lines would only make more long ones
+                let m = if mode != Mode::Flat && !fits(els, i, at, options) && items_fit(els, i, at, options) {
+                    Mode::Fill
+                } else {
+                    Mode::Flat
+                };
                 modes.push(if mode == Mode::Flat { Mode::Flat } else { m });
             }
             Element::GroupEnd => {
@@ -318,6 +353,7 @@ fn fits(els: &[Element<'_>], start: usize, column: usize, options: &PrintOptions
                 }
                 depth += 1;
             }
+            Element::FillStart => depth += 1,
             Element::GroupEnd => depth = depth.saturating_sub(1),
             Element::IndentStart
             | Element::IndentEnd
@@ -330,6 +366,83 @@ fn fits(els: &[Element<'_>], start: usize, column: usize, options: &PrintOptions
         }
     }
     true
+}
+
+/// In a fill group, whether the item starting at `start` fits on the line from `column`:
+/// up to the group's next line break, or, for the last item, up to the first break after
+/// the group.
+fn fits_item(els: &[Element<'_>], start: usize, column: usize, options: &PrintOptions) -> bool {
+    let mut remaining = options.line_width as isize - column as isize;
+    // 1: in the fill group; 0: after it
+    let mut depth = 1usize;
+    let mut space = false;
+    for e in &els[start..] {
+        match e {
+            Element::Text(s) => {
+                remaining -= s.chars().count() as isize + space as isize;
+                space = false;
+            }
+            Element::Verbatim(_) | Element::Directive(..) => return remaining >= 0,
+            Element::Space => space = true,
+            Element::Line(l) => {
+                if depth <= 1 {
+                    return true;
+                }
+                match l {
+                    Line::Space => space = true,
+                    Line::Hard | Line::Empty | Line::Offset(_) => return remaining >= 0,
+                }
+            }
+            Element::GroupStart(_) | Element::FillStart => depth += 1,
+            Element::GroupEnd => depth = depth.saturating_sub(1),
+            Element::PadIfBreak(n) => remaining -= *n as isize,
+            Element::IndentStart | Element::IndentEnd | Element::AlignStart | Element::AlignEnd => {}
+        }
+        if remaining < 0 {
+            return false;
+        }
+    }
+    true
+}
+
+/// For the list group starting at `start` (its first text the opening bracket) at
+/// `column`: whether each of its items fits on a line of its own after the bracket.
+fn items_fit(els: &[Element<'_>], start: usize, column: usize, options: &PrintOptions) -> bool {
+    let mut depth = 0usize;
+    let mut bracket: Option<usize> = None;
+    let mut item = 0usize;
+    let mut space = false;
+    for e in &els[start..] {
+        match e {
+            Element::Text(s) => {
+                let w = s.chars().count() + space as usize;
+                space = false;
+                match bracket {
+                    None => bracket = Some(column + w),
+                    Some(_) => item += w,
+                }
+            }
+            Element::Verbatim(_) | Element::Directive(..) => return false,
+            Element::Space => space = true,
+            Element::Line(_) if depth == 1 => {
+                if bracket.is_some_and(|b| b + item > options.line_width) {
+                    return false;
+                }
+                item = 0;
+                space = false;
+            }
+            Element::Line(_) => space = true,
+            Element::GroupStart(_) | Element::FillStart => depth += 1,
+            Element::GroupEnd => {
+                depth -= 1;
+                if depth == 0 {
+                    return bracket.is_some_and(|b| b + item <= options.line_width);
+                }
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 fn push_indent(out: &mut String, indent: Indent, options: &PrintOptions) -> usize {

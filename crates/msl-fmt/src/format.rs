@@ -323,7 +323,7 @@ struct Builder<'a> {
     bodies: Vec<msl_syntax::TextSize>,
     /// For each atom that opens a parameter or argument list laid out as a group: where
     /// its `)` is, and whether the group must break.
-    list_groups: rustc_hash::FxHashMap<usize, (usize, bool)>,
+    list_groups: rustc_hash::FxHashMap<usize, ListShape>,
     /// The lists being written as groups, innermost last.
     groups: Vec<ListGroup>,
 }
@@ -481,10 +481,14 @@ impl<'a> Builder<'a> {
                 }
             }
             self.place_gap(a, gap);
-            if let Some(&(close, must_break)) = self.list_groups.get(&i)
+            if let Some(&ListShape { close, must_break, fill }) = self.list_groups.get(&i)
                 && let Some(list) = a.token.parent()
             {
-                self.doc.group_start();
+                if fill {
+                    self.doc.fill_start();
+                } else {
+                    self.doc.group_start();
+                }
                 self.groups.push(ListGroup { list, close, must_break, items: Vec::new() });
             }
             // where a parameter's attributes start
@@ -732,15 +736,29 @@ impl<'a> Builder<'a> {
     }
 }
 
-/// The parameter and argument lists with more than one item that are laid out as groups:
+/// How a list is laid out (see [`list_groups`]).
+#[derive(Clone, Copy)]
+struct ListShape {
+    /// The atom index of its closing bracket.
+    close: usize,
+    /// Written one item per line: printed so.
+    must_break: bool,
+    /// Packed: as many items on a line as fit, when it does not fit on one.
+    fill: bool,
+}
+
+/// The parameter, argument and initializer lists with more than one item that are laid
+/// out as groups:
 /// the atom index of each one's `(`, with that of its `)` and whether the group must
 /// break. A list written on one line is a group that breaks when it does not fit; one
 /// written an item per line (the first after the `(`) is a group that breaks. Other lists,
 /// and lists with comments, directives, line continuations or macro invocations inside,
 /// keep their lines.
-fn list_groups(atoms: &[Atom]) -> rustc_hash::FxHashMap<usize, (usize, bool)> {
+fn list_groups(atoms: &[Atom]) -> rustc_hash::FxHashMap<usize, ListShape> {
     struct Scan {
         open: usize,
+        /// `{` of an initializer list, or `(`.
+        braced: bool,
         list: bool,
         /// Every atom inside is on the `(`'s line.
         one_line: bool,
@@ -778,7 +796,10 @@ fn list_groups(atoms: &[Atom]) -> rustc_hash::FxHashMap<usize, (usize, bool)> {
         match a.kind {
             L_PAREN => {
                 let list = a.token.parent().is_some_and(|p| matches!(p.kind(), PARAM_LIST | ARG_LIST));
-                stack.push(Scan { open: i, list, one_line: true, per_line: true, commas: 0 });
+                stack.push(Scan { open: i, braced: false, list, one_line: true, per_line: true, commas: 0 });
+            }
+            L_CURLY if a.token.parent().is_some_and(|p| p.kind() == INIT_LIST) => {
+                stack.push(Scan { open: i, braced: true, list: true, one_line: true, per_line: true, commas: 0 });
             }
             COMMA => {
                 if let Some(top) = stack.last_mut()
@@ -787,14 +808,23 @@ fn list_groups(atoms: &[Atom]) -> rustc_hash::FxHashMap<usize, (usize, bool)> {
                     top.commas += 1;
                 }
             }
-            R_PAREN => {
+            R_PAREN | R_CURLY => {
+                // only the bracket that closes the innermost one scanned
+                let braced = a.kind == R_CURLY;
+                if braced && a.token.parent().is_none_or(|p| p.kind() != INIT_LIST) {
+                    continue;
+                }
+                if stack.last().is_none_or(|s| s.braced != braced) {
+                    continue;
+                }
                 if let Some(s) = stack.pop()
                     && s.list
                     && s.commas > 0
                     && (s.one_line || s.per_line)
                     && atoms[s.open].token.parent() == a.token.parent()
                 {
-                    out.insert(s.open, (i, !s.one_line));
+                    // a one-line initializer list is packed: as many items per line as fit
+                    out.insert(s.open, ListShape { close: i, must_break: !s.one_line, fill: braced && s.one_line });
                 }
             }
             _ => {}
