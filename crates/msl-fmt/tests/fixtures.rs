@@ -56,3 +56,28 @@ fn a_change_beyond_whitespace_is_refused() {
     assert!(e.message.contains("left as it is"), "{}", e.message);
     assert!(msl_fmt::verify("float  a=b;", "float a = b;\n").is_ok());
 }
+
+#[test]
+fn large_deep_and_wide_inputs_format_exactly_and_stay_formatted() {
+    let options = msl_fmt::Options::default();
+    let many: String = (0..5000)
+        .map(|j| format!("kernel void k{j}(device float *o [[buffer(0)]], uint i [[thread_position_in_grid]]) {{ o[i] = o[i] * {j}.0f + float(i); }}\n"))
+        .collect();
+    let deep = format!(
+        "float f(float a, float b) {{ return a + b; }}\nkernel void k(device float *o [[buffer(0)]]) {{ o[0] = {}2.0f{}; }}\n",
+        "f(1.0f, ".repeat(120),
+        ")".repeat(120)
+    );
+    let wide = format!(
+        "constant float table[20000] = {{{}}};\nfloat g(float x) {{ return max({}); }}\n",
+        (0..20000).map(|j| format!("{j}.0f")).collect::<Vec<_>>().join(", "),
+        (0..3000).map(|_| "x").collect::<Vec<_>>().join(", ")
+    );
+    for (name, text) in [("many kernels", many), ("deep calls", deep), ("wide lists", wide)] {
+        let out = msl_fmt::format_text(&text, &options).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(msl_fmt::verify(&text, &out).is_ok(), "{name}");
+        let again = msl_fmt::format_text(&out, &options).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(again, out, "{name}: formatting the output changed it");
+        assert!(out.lines().count() > text.lines().count(), "{name}: nothing was laid out");
+    }
+}
