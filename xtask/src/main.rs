@@ -8,6 +8,7 @@ mod format_corpus;
 mod lsp_bench;
 mod mutate;
 mod pgo;
+mod style_survey;
 mod test;
 mod zero_config;
 
@@ -31,6 +32,7 @@ fn main() -> ExitCode {
         "dist" => editors::dist(rest),
         "zero-config" => zero_config::run(rest),
         "analysis-stats" => analysis_stats::run(rest),
+        "style-survey" => style_survey::run(&corpus_dir()),
         pgo::TRAIN => pgo::train(rest),
         _ => {
             eprintln!(
@@ -42,11 +44,14 @@ fn main() -> ExitCode {
                  \x20      [--semantic | --cli] [--warnings]        with the checker / through msl-check; list warnings\n  \
                  \x20      [--typos]                                inject typos into names; count those reported\n  \
                  \x20      [--mutate]                               inject certain mistakes of several kinds; count those reported\n  \
+                 \x20      [--format]                               format every unit; check only whitespace changed, idempotence, diagnostics\n  \
                  bench  [--iterations N] [--pgo] [--checker]      parser throughput and the ggml timing (--pgo: of a profile-guided build; --checker: the checker on ggml alone)\n  \
+                 \x20      [--format]                               the formatter on ggml and on the corpus\n  \
                  lsp-bench [--no-clangd]                         an editing session against msl-lsp (and clangd-19)\n  \
                  lsp-bench --workspace                           indexing and navigation over a workspace of 1,200 units\n  \
                  zero-config [--msl-check PATH]                  msl-check --no-config in every corpus source folder: files with errors\n  \
-                 analysis-stats [--root DIR] [--files TSV]       how much of the corpus the semantic model types and resolves\n\n\
+                 analysis-stats [--root DIR] [--files TSV]       how much of the corpus the semantic model types and resolves\n  \
+                 style-survey                                    how the corpus's hand-written code is laid out, per project\n\n\
                  The corpus is read from $MSL_CORPUS or ../shared/corpus."
             );
             return ExitCode::from(if cmd == "help" || cmd == "--help" { 0 } else { 2 });
