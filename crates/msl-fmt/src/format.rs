@@ -87,6 +87,8 @@ fn atoms<'a>(parse: &Parse, source: &'a str) -> Vec<Atom<'a>> {
     let mut errors: Vec<msl_syntax::TextSize> = Vec::new();
     let root = parse.syntax();
     let broken = broken_ranges(parse, &root);
+    // the broken ranges that start before the token, as the walk goes: the furthest end
+    let (mut next_broken, mut broken_end) = (0usize, None::<msl_syntax::TextSize>);
     for el in root.descendants_with_tokens() {
         let tok = match el {
             rowan::NodeOrToken::Node(n) => {
@@ -135,7 +137,11 @@ fn atoms<'a>(parse: &Parse, source: &'a str) -> Vec<Atom<'a>> {
                 while errors.last().is_some_and(|&e| e <= at) {
                     errors.pop();
                 }
-                let verbatim = off || !errors.is_empty() || broken.iter().any(|r| r.contains_inclusive(at));
+                while let Some(r) = broken.get(next_broken).filter(|r| r.start() <= at) {
+                    broken_end = broken_end.max(Some(r.end()));
+                    next_broken += 1;
+                }
+                let verbatim = off || !errors.is_empty() || broken_end.is_some_and(|end| at <= end);
                 if let Some(s) = switch {
                     off = !s;
                 }
@@ -176,23 +182,34 @@ fn switch_comment(text: &str) -> Option<bool> {
 }
 
 /// The units (statements, declarations, members) of the main file where the parser
-/// reported a syntax error, as tree ranges: they are kept as written.
+/// reported a syntax error, as tree ranges in order of their starts: they are kept as
+/// written.
 fn broken_ranges(parse: &Parse, root: &SyntaxNode) -> Vec<msl_syntax::TextRange> {
-    let mut out: Vec<msl_syntax::TextRange> = Vec::new();
-    for d in parse.diagnostics() {
-        if d.file != 0 || d.severity != msl_syntax::Severity::Error || !matches!(d.code, "E0100" | "E0001") {
-            continue;
-        }
-        let Some(at) = parse.tree_offset(0, d.range.start()) else { continue };
-        let token = match root.token_at_offset(at) {
-            rowan::TokenAtOffset::Single(t) => t,
-            rowan::TokenAtOffset::Between(a, _) => a,
-            rowan::TokenAtOffset::None => continue,
-        };
-        let unit = token.parent_ancestors().find(|n| is_unit(n) && n.kind() != COMPOUND_STMT);
-        let range = unit.map_or_else(|| token.text_range(), |u| u.text_range());
-        out.push(range);
+    let mut errors: Vec<msl_syntax::TextSize> = parse
+        .diagnostics()
+        .iter()
+        .filter(|d| d.file == 0 && d.severity == msl_syntax::Severity::Error && matches!(d.code, "E0100" | "E0001"))
+        .filter_map(|d| parse.tree_offset(0, d.range.start()))
+        .collect();
+    if errors.is_empty() {
+        return Vec::new();
     }
+    errors.sort();
+    // each error's token: the one that holds its offset, or ends there (one walk; looking
+    // each offset up from the root scans long lists of children again and again)
+    let mut out: Vec<msl_syntax::TextRange> = Vec::new();
+    let mut next = 0;
+    for token in root.descendants_with_tokens().filter_map(|e| e.into_token()) {
+        while errors.get(next).is_some_and(|&at| at <= token.text_range().end()) {
+            next += 1;
+            let unit = token.parent_ancestors().find(|n| is_unit(n) && n.kind() != COMPOUND_STMT);
+            out.push(unit.map_or_else(|| token.text_range(), |u| u.text_range()));
+        }
+        if next == errors.len() {
+            break;
+        }
+    }
+    out.sort_by_key(|r| r.start());
     out
 }
 

@@ -322,7 +322,7 @@ fn deduction(cx: &mut RuleCx) {
 fn deduce(
     cx: &RuleCx,
     id: DefId,
-    g: &Generics,
+    g: &std::sync::Arc<Generics>,
     f: &crate::defs::FunctionData,
     explicit: &[TypeArgRef],
     args: &[crate::ty::Ty],
@@ -419,7 +419,7 @@ const ENABLE_IF_REMOVES: &str = "`enable_if` removes it";
 fn excluded_by_enable_if(
     cx: &RuleCx,
     id: DefId,
-    g: &Generics,
+    g: &std::sync::Arc<Generics>,
     f: &crate::defs::FunctionData,
     explicit: usize,
     deduced: &[Option<(crate::ty::Ty, usize)>],
@@ -445,7 +445,7 @@ fn excluded_by_enable_if(
     if conditions.is_empty() {
         return None;
     }
-    let mut env = crate::infer::Resolver::new(cx.defs, cx.defs.def(id).scope, Some(std::sync::Arc::new(g.clone())));
+    let mut env = crate::infer::Resolver::new(cx.defs, cx.defs.def(id).scope, Some(g.clone()));
     env.bindings = Some(std::sync::Arc::new(bindings.clone()));
     for c in conditions {
         let Some(text) = enable_if_condition(c) else { continue };
