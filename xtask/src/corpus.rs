@@ -127,7 +127,7 @@ pub fn run(args: &[String]) -> Result<u8, String> {
         return crate::mutate::run(&root, &units, jobs);
     }
     if format {
-        return crate::format_corpus::run(&root, &units, jobs);
+        return crate::format_corpus::run(&root, &units, jobs, verbose);
     }
     let start = Instant::now();
     let outcomes: Vec<Outcome> = map_units(&units, jobs, |u| {

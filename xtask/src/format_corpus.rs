@@ -22,10 +22,15 @@ struct Outcome {
     diagnostics_differ: Option<String>,
     long_lines_before: usize,
     long_lines_after: usize,
+    /// Of those, the lines kept text or a single long token makes long.
+    long_lines_forced: usize,
+    /// The other long lines, as written.
+    long_others: Vec<String>,
     bytes: usize,
 }
 
-pub fn run(root: &Path, units: &[Unit], jobs: usize) -> Result<u8, String> {
+/// With `verbose`, the long lines the formatter could have broken are listed.
+pub fn run(root: &Path, units: &[Unit], jobs: usize, verbose: bool) -> Result<u8, String> {
     let options = msl_fmt::Options::default();
     let start = Instant::now();
     let outcomes: Vec<Outcome> = map_units(units, jobs, |u| Some(format_unit(root, u, &options)));
@@ -56,6 +61,13 @@ pub fn run(root: &Path, units: &[Unit], jobs: usize) -> Result<u8, String> {
             }
         }
     }
+    if verbose {
+        for o in &sorted {
+            for l in &o.long_others {
+                println!("LONG {l}");
+            }
+        }
+    }
     let changed = outcomes.iter().filter(|o| o.changed).count();
     let kept = outcomes.iter().filter(|o| o.kept.is_some()).count();
     let whitespace = outcomes.iter().filter(|o| !o.not_whitespace_only).count();
@@ -63,11 +75,13 @@ pub fn run(root: &Path, units: &[Unit], jobs: usize) -> Result<u8, String> {
     let same_diags = outcomes.iter().filter(|o| o.diagnostics_differ.is_none()).count();
     let long_before: usize = outcomes.iter().map(|o| o.long_lines_before).sum();
     let long_after: usize = outcomes.iter().map(|o| o.long_lines_after).sum();
+    let long_forced: usize = outcomes.iter().map(|o| o.long_lines_forced).sum();
     let bytes: usize = outcomes.iter().map(|o| o.bytes).sum();
     println!(
-        "format: {} units ({changed} changed, {kept} left as they are), whitespace only {whitespace}, idempotent {idempotent}, same diagnostics {same_diags}; lines over {} columns: {long_before} before, {long_after} after; {:.1} MB in {:.2} s",
+        "format: {} units ({changed} changed, {kept} left as they are), whitespace only {whitespace}, idempotent {idempotent}, same diagnostics {same_diags}; lines over {} columns: {long_before} before, {long_after} after, of which {long_forced} forced by kept text or a long token and {} others; {:.1} MB in {:.2} s",
         outcomes.len(),
         options.print.line_width,
+        long_after - long_forced,
         bytes as f64 / 1e6,
         elapsed.as_secs_f64()
     );
@@ -102,13 +116,19 @@ fn format_unit(root: &Path, u: &Unit, options: &msl_fmt::Options) -> Outcome {
         Err(e) => {
             out.kept = Some(e.to_string());
             out.long_lines_after = out.long_lines_before;
+            out.long_lines_forced = out.long_lines_before;
             return out;
         }
     };
     out.changed = formatted != text;
-    out.long_lines_after = long_lines(&formatted, width);
     out.not_whitespace_only = without_whitespace(&text) != without_whitespace(&formatted);
     analysis.set_file(&path, formatted.clone().into());
+    let long = msl_fmt::long_lines(&analysis.parse(unit), &formatted, options);
+    out.long_lines_after = long.total;
+    out.long_lines_forced = long.forced;
+    let lines: Vec<&str> = formatted.lines().collect();
+    out.long_others =
+        long.others.iter().filter_map(|&l| lines.get(l).map(|t| format!("{}:{}: {t}", u.path, l + 1))).collect();
     let after = diagnostics(&analysis, unit);
     if before != after {
         let first = after.iter().find(|d| !before.contains(d)).or_else(|| before.iter().find(|d| !after.contains(d)));

@@ -20,6 +20,26 @@ pub enum Line {
     /// alignment) plus this many columns: a continuation line that keeps the offset the
     /// author gave it.
     Offset(u32),
+    /// A place where a long line may break inside a statement: one space (or, when
+    /// `space` is false, nothing) unless what follows up to the next such place does not
+    /// fit on the line. A break goes to the alignment in force (one level further when
+    /// `extra`: the continuation of a list item), or one level deeper than the block.
+    /// What has to fit for the line not to break there: see [`Fit`].
+    Soft { space: bool, extra: bool, fit: Fit },
+}
+
+/// What has to fit after a [`Line::Soft`] for the line not to break there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fit {
+    /// What follows up to the next break of its group (an operand, a list item).
+    Item,
+    /// What follows up to its first possible break in whatever group, the last-resort
+    /// breaks aside (after a `=`, or before a function's name: the breaks inside what
+    /// follows are tried first).
+    Head,
+    /// A last-resort break (between template arguments): what follows up to the next
+    /// possible break of any kind; taken only when that then fits.
+    Last,
 }
 
 impl Line {
@@ -42,7 +62,8 @@ pub enum Element<'a> {
     GroupStart(bool),
     /// Start of a group that, when it does not fit, breaks only the lines it must: each
     /// of its line breaks stays a space when what follows up to its next one fits (a list
-    /// of numbers packed into lines). Ends with [`Element::GroupEnd`].
+    /// of numbers packed into lines, the operands of a long expression). Ends with
+    /// [`Element::GroupEnd`].
     FillStart,
     GroupEnd,
     /// One more level of indentation for the line breaks up to the matching end.
@@ -54,8 +75,13 @@ pub enum Element<'a> {
     /// A preprocessor directive, kept as written: printed from column 0, or (`true`) at
     /// the indentation of the line.
     Directive(&'a str, bool),
-    /// Spaces printed only when the innermost group breaks (padding that aligns columns).
+    /// Spaces printed only when the innermost group that is not a fill breaks (padding
+    /// that aligns columns).
     PadIfBreak(usize),
+    /// Right after an open bracket, before its alignment starts: a line break, one level
+    /// deeper than the line, when the bracket stands in the right half of the line and
+    /// its contents do not fit after it; they then align on the new line.
+    BracketBreak,
 }
 
 /// A document under construction.
@@ -160,6 +186,8 @@ impl Default for PrintOptions {
 enum Mode {
     Flat,
     Break,
+    /// A broken group whose padding is left out (an item would not fit with it).
+    BreakUnpadded,
     /// A fill group that did not fit: each line break decides for itself.
     Fill,
 }
@@ -177,6 +205,15 @@ impl Indent {
     fn width(&self, options: &PrintOptions) -> usize {
         self.tabs * options.indent_width + self.spaces
     }
+
+    /// One level of indentation more (not an alignment).
+    fn deeper(&self, options: &PrintOptions) -> Indent {
+        if options.use_tabs && self.spaces == 0 {
+            Indent { tabs: self.tabs + 1, spaces: 0, align: false }
+        } else {
+            Indent { tabs: self.tabs, spaces: self.spaces + options.indent_width, align: false }
+        }
+    }
 }
 
 /// Lays the document out. Lines end with `\n` and carry no trailing spaces.
@@ -187,6 +224,10 @@ pub fn print(doc: &Document<'_>, options: &PrintOptions) -> String {
     let mut indents: Vec<Indent> = vec![Indent { tabs: 0, spaces: 0, align: false }];
     // the mode of each open group, innermost last
     let mut modes: Vec<Mode> = vec![Mode::Break];
+    // the modes of the open groups that are not fills (padding belongs to them)
+    let mut group_modes: Vec<Mode> = Vec::new();
+    // for each open group, whether it is a fill
+    let mut fills: Vec<bool> = Vec::new();
     let mut pending_space = false;
     let width = |s: &str| s.chars().count();
     for (i, e) in els.iter().enumerate() {
@@ -235,21 +276,41 @@ pub fn print(doc: &Document<'_>, options: &PrintOptions) -> String {
             }
             Element::Space => pending_space = true,
             Element::PadIfBreak(n) => {
-                if mode == Mode::Break {
+                if group_modes.last() == Some(&Mode::Break) {
                     out.extend(std::iter::repeat_n(' ', *n));
                     column += n;
                 }
             }
             Element::Line(l) => {
+                let to = match l {
+                    Line::Offset(n) => {
+                        let block = indents.iter().rev().find(|x| !x.align).copied().unwrap_or(top);
+                        Indent { spaces: block.spaces + *n as usize, ..block }
+                    }
+                    Line::Soft { extra, .. } if *extra || !top.align => top.deeper(options),
+                    _ => top,
+                };
+                let space = matches!(l, Line::Space | Line::Soft { space: true, .. });
                 // in a fill group a break is taken when the next item does not fit on this
-                // line but does on the next (else it would only make two long lines)
-                let flat = *l == Line::Space
-                    && (mode == Mode::Flat
-                        || mode == Mode::Fill
-                            && (fits_item(els, i + 1, column + 1, options)
-                                || !fits_item(els, i + 1, top.width(options), options)));
+                // line, and the break moves it to the left
+                let flat = match l {
+                    Line::Space | Line::Soft { .. } if mode == Mode::Flat => true,
+                    Line::Soft { fit: Fit::Head, .. } if mode == Mode::Fill => {
+                        fits_head(els, i + 1, column + space as usize, true, options) || to.width(options) >= column
+                    }
+                    // a last-resort break only when what follows then fits
+                    Line::Soft { fit: Fit::Last, .. } if mode == Mode::Fill => {
+                        fits_head(els, i + 1, column + space as usize, false, options)
+                            || to.width(options) >= column
+                            || !fits_head(els, i + 1, to.width(options), false, options)
+                    }
+                    Line::Space | Line::Soft { .. } if mode == Mode::Fill => {
+                        fits_item(els, i + 1, column + space as usize, options) || to.width(options) >= column
+                    }
+                    _ => false,
+                };
                 if flat {
-                    if *l == Line::Space {
+                    if space {
                         pending_space = true;
                     }
                 } else {
@@ -259,51 +320,55 @@ pub fn print(doc: &Document<'_>, options: &PrintOptions) -> String {
                     if *l == Line::Empty {
                         out.push('\n');
                     }
-                    let to = match l {
-                        Line::Offset(n) => {
-                            let block = indents.iter().rev().find(|x| !x.align).copied().unwrap_or(top);
-                            Indent { spaces: block.spaces + *n as usize, ..block }
-                        }
-                        _ => top,
-                    };
                     column = push_indent(&mut out, to, options);
                 }
             }
             Element::GroupStart(must_break) => {
                 let at = column + pending_space as usize;
-                // a group that does not fit breaks, unless an item would not fit after the
-                // bracket either: breaking would then only make more long lines
-                let m = if *must_break
-                    || mode != Mode::Flat && !fits(els, i, at, options) && items_fit(els, i, at, options)
-                {
-                    Mode::Break
+                let m = if *must_break || mode != Mode::Flat && !fits(els, i, at, options) {
+                    // its padding only when every item then fits, padded, after the bracket
+                    if padded_items_fit(els, i, at, options) { Mode::Break } else { Mode::BreakUnpadded }
                 } else {
                     Mode::Flat
                 };
                 // a group inside a flat group is flat
-                modes.push(if mode == Mode::Flat { Mode::Flat } else { m });
+                let m = if mode == Mode::Flat { Mode::Flat } else { m };
+                modes.push(m);
+                group_modes.push(m);
+                fills.push(false);
             }
             Element::FillStart => {
                 let at = column + pending_space as usize;
-                // filled only when every item fits after the bracket: otherwise breaking
-                // lines would only make more long ones
-                let m = if mode != Mode::Flat && !fits(els, i, at, options) && items_fit(els, i, at, options) {
-                    Mode::Fill
-                } else {
-                    Mode::Flat
-                };
+                let m = if mode != Mode::Flat && !fits(els, i, at, options) { Mode::Fill } else { Mode::Flat };
                 modes.push(if mode == Mode::Flat { Mode::Flat } else { m });
+                fills.push(true);
             }
             Element::GroupEnd => {
                 if modes.len() > 1 {
                     modes.pop();
                 }
+                if fills.pop() == Some(false) {
+                    group_modes.pop();
+                }
             }
-            Element::IndentStart => indents.push(if options.use_tabs && top.spaces == 0 {
-                Indent { tabs: top.tabs + 1, spaces: 0, align: false }
-            } else {
-                Indent { tabs: top.tabs, spaces: top.spaces + options.indent_width, align: false }
-            }),
+            Element::BracketBreak => {
+                let to = top.deeper(options);
+                // brackets in the left half of the line keep their contents aligned after
+                // them; those further right move their contents that do not fit to a new
+                // line, unless that line would start in the right half too (brackets
+                // nested that deep would make a staircase of short lines)
+                if mode != Mode::Flat
+                    && column > options.line_width / 2
+                    && to.width(options) <= options.line_width / 2
+                    && !contents_fit(els, i + 1, column, options)
+                {
+                    pending_space = false;
+                    trim_trailing_spaces(&mut out);
+                    out.push('\n');
+                    column = push_indent(&mut out, to, options);
+                }
+            }
+            Element::IndentStart => indents.push(top.deeper(options)),
             Element::AlignStart => {
                 let at = column + pending_space as usize;
                 let spaces = at.saturating_sub(top.tabs * options.indent_width);
@@ -343,7 +408,8 @@ fn fits(els: &[Element<'_>], start: usize, column: usize, options: &PrintOptions
                     return true;
                 }
                 match l {
-                    Line::Space => space = true,
+                    Line::Space | Line::Soft { space: true, .. } => space = true,
+                    Line::Soft { space: false, .. } => {}
                     Line::Hard | Line::Empty | Line::Offset(_) => return false,
                 }
             }
@@ -359,6 +425,7 @@ fn fits(els: &[Element<'_>], start: usize, column: usize, options: &PrintOptions
             | Element::IndentEnd
             | Element::AlignStart
             | Element::AlignEnd
+            | Element::BracketBreak
             | Element::PadIfBreak(_) => {}
         }
         if remaining < 0 {
@@ -389,14 +456,19 @@ fn fits_item(els: &[Element<'_>], start: usize, column: usize, options: &PrintOp
                     return true;
                 }
                 match l {
-                    Line::Space => space = true,
+                    Line::Space | Line::Soft { space: true, .. } => space = true,
+                    Line::Soft { space: false, .. } => {}
                     Line::Hard | Line::Empty | Line::Offset(_) => return remaining >= 0,
                 }
             }
             Element::GroupStart(_) | Element::FillStart => depth += 1,
             Element::GroupEnd => depth = depth.saturating_sub(1),
             Element::PadIfBreak(n) => remaining -= *n as isize,
-            Element::IndentStart | Element::IndentEnd | Element::AlignStart | Element::AlignEnd => {}
+            Element::IndentStart
+            | Element::IndentEnd
+            | Element::AlignStart
+            | Element::AlignEnd
+            | Element::BracketBreak => {}
         }
         if remaining < 0 {
             return false;
@@ -405,13 +477,17 @@ fn fits_item(els: &[Element<'_>], start: usize, column: usize, options: &PrintOp
     true
 }
 
-/// For the list group starting at `start` (its first text the opening bracket) at
-/// `column`: whether each of its items fits on a line of its own after the bracket.
-fn items_fit(els: &[Element<'_>], start: usize, column: usize, options: &PrintOptions) -> bool {
+/// For a group starting at `start` (its first text the opening bracket) at `column`
+/// that holds padding: whether each of its items fits, padded and flat, on a line of its
+/// own after the bracket (an item that breaks inside leaves nothing to align). Without
+/// padding: true.
+fn padded_items_fit(els: &[Element<'_>], start: usize, column: usize, options: &PrintOptions) -> bool {
     let mut depth = 0usize;
     let mut bracket: Option<usize> = None;
     let mut item = 0usize;
     let mut space = false;
+    let mut padded = false;
+    let mut all_fit = true;
     for e in &els[start..] {
         match e {
             Element::Text(s) => {
@@ -422,27 +498,96 @@ fn items_fit(els: &[Element<'_>], start: usize, column: usize, options: &PrintOp
                     Some(_) => item += w,
                 }
             }
-            Element::Verbatim(_) | Element::Directive(..) => return false,
+            Element::PadIfBreak(n) => {
+                item += n;
+                padded = true;
+            }
+            Element::Verbatim(_) | Element::Directive(..) => return true,
             Element::Space => space = true,
             Element::Line(_) if depth == 1 => {
-                if bracket.is_some_and(|b| b + item > options.line_width) {
-                    return false;
-                }
+                all_fit &= bracket.is_some_and(|b| b + item <= options.line_width);
                 item = 0;
                 space = false;
             }
-            Element::Line(_) => space = true,
+            Element::Line(Line::Space | Line::Soft { space: true, .. }) => space = true,
             Element::GroupStart(_) | Element::FillStart => depth += 1,
             Element::GroupEnd => {
                 depth -= 1;
                 if depth == 0 {
-                    return bracket.is_some_and(|b| b + item <= options.line_width);
+                    all_fit &= bracket.is_some_and(|b| b + item <= options.line_width);
+                    return !padded || all_fit;
                 }
             }
             _ => {}
         }
     }
-    false
+    true
+}
+
+/// Whether the contents of the brackets whose alignment starts at `start` fit flat on
+/// the line from `column` (up to a line break that must be, if there is one inside),
+/// with what follows them up to the next possible break.
+fn contents_fit(els: &[Element<'_>], start: usize, column: usize, options: &PrintOptions) -> bool {
+    let mut remaining = options.line_width as isize - column as isize;
+    let mut aligns = 0usize;
+    let mut space = false;
+    // past the closing bracket
+    let mut closed = false;
+    for e in &els[start..] {
+        match e {
+            Element::Text(s) => {
+                remaining -= s.chars().count() as isize + space as isize;
+                space = false;
+            }
+            Element::Space => space = true,
+            Element::Line(_) if closed => return remaining >= 0,
+            Element::Line(l) if l.is_hard() => return remaining >= 0,
+            Element::Line(Line::Space | Line::Soft { space: true, .. }) => space = true,
+            Element::AlignStart => aligns += 1,
+            Element::AlignEnd => {
+                aligns = aligns.saturating_sub(1);
+                closed |= aligns == 0;
+            }
+            Element::Verbatim(_) | Element::Directive(..) => return remaining >= 0,
+            _ => {}
+        }
+        if remaining < 0 {
+            return false;
+        }
+    }
+    true
+}
+
+/// Whether what starts at `start` fits on the line from `column` up to its first possible
+/// line break, in whatever group (with `skip_last`, last-resort breaks aside).
+fn fits_head(els: &[Element<'_>], start: usize, column: usize, skip_last: bool, options: &PrintOptions) -> bool {
+    let mut remaining = options.line_width as isize - column as isize;
+    let mut space = false;
+    for e in &els[start..] {
+        match e {
+            Element::Text(s) => {
+                remaining -= s.chars().count() as isize + space as isize;
+                space = false;
+            }
+            Element::Line(Line::Soft { fit: Fit::Last, space: s, .. }) if skip_last => space |= s,
+            Element::Verbatim(_) | Element::Directive(..) | Element::Line(_) | Element::BracketBreak => {
+                return remaining >= 0;
+            }
+            Element::Space => space = true,
+            Element::PadIfBreak(_)
+            | Element::GroupStart(_)
+            | Element::FillStart
+            | Element::GroupEnd
+            | Element::IndentStart
+            | Element::IndentEnd
+            | Element::AlignStart
+            | Element::AlignEnd => {}
+        }
+        if remaining < 0 {
+            return false;
+        }
+    }
+    true
 }
 
 fn push_indent(out: &mut String, indent: Indent, options: &PrintOptions) -> usize {

@@ -20,7 +20,7 @@
 use SyntaxKind::*;
 use msl_syntax::{Parse, SyntaxKind, SyntaxNode, SyntaxToken};
 
-use crate::doc::{Document, Element, Line};
+use crate::doc::{Document, Element, Fit, Line};
 
 /// Where braces go, and how pointers are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -298,14 +298,17 @@ fn unit_started_by(tok: &SyntaxToken) -> Option<SyntaxNode> {
 /// The document for the main file of `parse`.
 pub(crate) fn document<'a>(parse: &Parse, source: &'a str, style: &Style) -> Document<'a> {
     let atoms = atoms(parse, source);
+    let list_groups = list_groups(&atoms);
+    let soft = soft_plan(&atoms, &list_groups);
     let mut b = Builder {
         doc: Document::default(),
         style: *style,
         frame: Frame::default(),
         outer: Vec::new(),
         bodies: Vec::new(),
-        list_groups: list_groups(&atoms),
+        list_groups,
         groups: Vec::new(),
+        soft,
     };
     b.run(&atoms);
     b.doc.finish();
@@ -343,6 +346,8 @@ struct Builder<'a> {
     list_groups: rustc_hash::FxHashMap<usize, ListShape>,
     /// The lists being written as groups, innermost last.
     groups: Vec<ListGroup>,
+    /// Where long lines may break inside statements.
+    soft: SoftPlan,
 }
 
 /// A parameter or argument list written on one line: printed on one line when it fits,
@@ -497,7 +502,18 @@ impl<'a> Builder<'a> {
                     g.items.push((at, None));
                 }
             }
-            self.place_gap(a, gap);
+            if let Some(&(extra, fit)) = self.soft.breaks.get(&i)
+                && matches!(gap, Gap::None | Gap::Space)
+                && !a.verbatim
+                && !prev.is_some_and(|p| p.verbatim)
+            {
+                self.doc.line(Line::Soft { space: gap == Gap::Space, extra, fit });
+            } else {
+                self.place_gap(a, gap);
+            }
+            for _ in 0..self.soft.starts.get(&i).copied().unwrap_or(0) {
+                self.doc.fill_start();
+            }
             if let Some(&ListShape { close, must_break, fill }) = self.list_groups.get(&i)
                 && let Some(list) = a.token.parent()
             {
@@ -562,12 +578,15 @@ impl<'a> Builder<'a> {
                     self.frame.case_indent = true;
                 }
             }
-            self.track_brackets(a);
+            self.track_brackets(a, atoms.get(i + 1));
             if self.groups.last().is_some_and(|g| g.close == i)
                 && let Some(g) = self.groups.pop()
             {
                 self.doc.group_end();
                 self.align_attributes(&g);
+            }
+            for _ in 0..self.soft.ends.get(&i).copied().unwrap_or(0) {
+                self.doc.group_end();
             }
             if !matches!(a.kind, COMMENT | PP_DIRECTIVE | PP_INACTIVE) {
                 at_boundary = after >= Gap::Hard;
@@ -630,7 +649,7 @@ impl<'a> Builder<'a> {
                         w += t.chars().count() + space as usize;
                         space = false;
                     }
-                    Element::Space => space = true,
+                    Element::Space | Element::Line(Line::Space | Line::Soft { space: true, .. }) => space = true,
                     _ => {}
                 }
             }
@@ -642,8 +661,14 @@ impl<'a> Builder<'a> {
         for (at, w) in widths.into_iter().flatten().rev() {
             if w < max {
                 // before the space that precedes the attributes
-                let at =
-                    if matches!(self.doc.elements.get(at.wrapping_sub(1)), Some(Element::Space)) { at - 1 } else { at };
+                let at = if matches!(
+                    self.doc.elements.get(at.wrapping_sub(1)),
+                    Some(Element::Space | Element::Line(Line::Soft { .. }))
+                ) {
+                    at - 1
+                } else {
+                    at
+                };
                 self.doc.elements.insert(at, Element::PadIfBreak(max - w));
             }
         }
@@ -663,19 +688,11 @@ impl<'a> Builder<'a> {
             Gap::None => {}
             Gap::Space => self.doc.space(),
             Gap::Continue => {
-                let aligned = self.frame.open.iter().rev().any(|o| o.column + 1 == a.column);
-                if aligned {
-                    // aligned just after an open bracket: with that bracket, where it is now
-                    let depth = self.frame.open.iter().rposition(|o| o.column + 1 == a.column).unwrap_or(0);
-                    // the alignments of the brackets inside it do not apply to this line
-                    let inner = self.frame.open.len() - depth - 1;
-                    for _ in 0..inner {
-                        self.doc.elements.push(Element::AlignEnd);
-                    }
+                // aligned just after the innermost open bracket: with that bracket, where
+                // it is now (an outer bracket at that column is a coincidence: the author
+                // did not write its contents past an inner bracket's)
+                if self.frame.open.last().is_some_and(|o| o.column + 1 == a.column) {
                     self.doc.line(Line::Hard);
-                    for _ in 0..inner {
-                        self.doc.elements.push(Element::AlignStart);
-                    }
                 } else {
                     // the offset from the unit's first line, as written
                     let offset = a.column.saturating_sub(self.frame.unit_column);
@@ -711,7 +728,7 @@ impl<'a> Builder<'a> {
         }
     }
 
-    fn track_brackets(&mut self, a: &Atom) {
+    fn track_brackets(&mut self, a: &Atom, next: Option<&Atom>) {
         let template_list =
             || a.token.parent().is_some_and(|p| matches!(p.kind(), TEMPLATE_ARG_LIST | TEMPLATE_PARAM_LIST));
         let opens = match a.kind {
@@ -727,6 +744,24 @@ impl<'a> Builder<'a> {
             _ => false,
         };
         if opens {
+            // the contents of a list or parentheses (not template arguments) may start on
+            // the next line, when the bracket stands too far right (not where the author
+            // broke the line already)
+            let list = a.token.parent().is_some_and(|p| {
+                matches!(p.kind(), ARG_LIST | PARAM_LIST | INIT_LIST | PAREN_EXPR | CXX_CAST_EXPR | INDEX_EXPR)
+                    && a.kind != L_ANGLE
+            });
+            if list
+                && !a.verbatim
+                && next.is_some_and(|n| {
+                    n.newlines == 0
+                        && !n.verbatim
+                        && !n.continued
+                        && !matches!(n.kind, COMMENT | R_PAREN | R_CURLY | R_ANGLE | PP_DIRECTIVE | PP_INACTIVE)
+                })
+            {
+                self.doc.elements.push(Element::BracketBreak);
+            }
             // a line aligned after the bracket goes to the column after it
             self.doc.elements.push(Element::AlignStart);
             self.frame.open.push(Open { kind: a.kind, column: a.column });
@@ -751,6 +786,176 @@ impl<'a> Builder<'a> {
             self.doc.elements.push(Element::AlignEnd);
         }
     }
+}
+
+/// Where long lines may break inside statements (besides the lists laid out as groups):
+/// after an assignment's or initializer's `=`, after the operators of a binary
+/// expression, before the `?` and `:` of a conditional one, and after the commas of other
+/// lists. Each place belongs to a fill group that spans its expression (or list), so that
+/// a line breaks at the outermost places first, and only where what follows does not fit.
+#[derive(Default)]
+struct SoftPlan {
+    /// The atoms a break may precede: whether a break there goes one level deeper than
+    /// the alignment in force (inside a list item), and what has to fit for it not to be
+    /// taken.
+    breaks: rustc_hash::FxHashMap<usize, (bool, Fit)>,
+    /// How many groups start at an atom, and end after one.
+    starts: rustc_hash::FxHashMap<usize, u32>,
+    ends: rustc_hash::FxHashMap<usize, u32>,
+}
+
+/// The precedence of a binary operator (lower binds tighter); assignments and the comma
+/// share the loosest levels.
+fn precedence(kind: SyntaxKind) -> u8 {
+    match kind {
+        STAR | SLASH | PERCENT => 5,
+        PLUS | MINUS => 6,
+        SHL | SHR => 7,
+        L_ANGLE | R_ANGLE | LTEQ | GTEQ => 9,
+        EQ2 | NEQ => 10,
+        AMP => 11,
+        CARET => 12,
+        PIPE => 13,
+        AMP2 => 14,
+        PIPE2 => 15,
+        COMMA => 17,
+        _ => 16,
+    }
+}
+
+/// The operator token of a binary expression.
+fn binary_operator(node: &SyntaxNode) -> Option<SyntaxToken> {
+    let first = node.first_token()?;
+    node.children_with_tokens().filter_map(|e| e.into_token()).find(|t| {
+        *t != first && !t.kind().is_trivia() && is_punctuation(t.kind()) && !matches!(t.kind(), L_PAREN | R_PAREN)
+    })
+}
+
+fn soft_plan(atoms: &[Atom], list_groups: &rustc_hash::FxHashMap<usize, ListShape>) -> SoftPlan {
+    let mut plan = SoftPlan::default();
+    let starts: Vec<msl_syntax::TextSize> = atoms.iter().map(|a| a.token.text_range().start()).collect();
+    // the lists already laid out as groups
+    let grouped: rustc_hash::FxHashSet<SyntaxNode> =
+        list_groups.keys().filter_map(|&i| atoms[i].token.parent()).collect();
+    let mut groups: rustc_hash::FxHashSet<(usize, usize)> = rustc_hash::FxHashSet::default();
+    let mut add = |plan: &mut SoftPlan, range: msl_syntax::TextRange, at: usize, extra: bool, fit: Fit| {
+        let first = starts.partition_point(|&s| s < range.start());
+        let last = starts.partition_point(|&s| s < range.end()).saturating_sub(1);
+        if at <= first || at > last || atoms[at].kind == COMMENT || atoms[at - 1].kind == COMMENT {
+            return;
+        }
+        plan.breaks.insert(at, (extra, fit));
+        if groups.insert((first, last)) {
+            *plan.starts.entry(first).or_default() += 1;
+            *plan.ends.entry(last).or_default() += 1;
+        }
+    };
+    for (i, a) in atoms.iter().enumerate() {
+        let Some(parent) = a.token.parent() else { continue };
+        match (parent.kind(), a.kind) {
+            (BIN_EXPR, _) if binary_operator(&parent).as_ref() == Some(&a.token) => {
+                // the chain of operators of one precedence is one group
+                let level = precedence(a.kind);
+                let mut root = parent.clone();
+                if level < 16 {
+                    while let Some(up) = root.parent().filter(|p| p.kind() == BIN_EXPR)
+                        && binary_operator(&up).is_some_and(|op| precedence(op.kind()) == level)
+                    {
+                        root = up;
+                    }
+                }
+                add(
+                    &mut plan,
+                    root.text_range(),
+                    i + 1,
+                    in_list_item(&root),
+                    if level == 16 { Fit::Head } else { Fit::Item },
+                );
+            }
+            (INITIALIZER, EQ) => add(&mut plan, parent.text_range(), i + 1, in_list_item(&parent), Fit::Head),
+            (CONDITIONAL_EXPR, QUESTION | COLON) => {
+                add(&mut plan, parent.text_range(), i, in_list_item(&parent), Fit::Item)
+            }
+            // a template's arguments break last: only when what follows the comma up to its
+            // next possible break does not fit
+            (ARG_LIST | PARAM_LIST | INIT_LIST | TEMPLATE_ARG_LIST | TEMPLATE_PARAM_LIST | VAR_DECL, COMMA)
+                if !grouped.contains(&parent) =>
+            {
+                let last = matches!(parent.kind(), TEMPLATE_ARG_LIST | TEMPLATE_PARAM_LIST);
+                add(&mut plan, parent.text_range(), i + 1, false, if last { Fit::Last } else { Fit::Item })
+            }
+            // a parameter: before its attributes, when they do not fit after it
+            (ATTRIBUTE_LIST, L_BRACK) if is_first_token(&a.token) => {
+                let param = parent.ancestors().skip(1).take(2).find(|p| p.kind() == PARAM);
+                if let Some(param) = param {
+                    add(&mut plan, param.text_range(), i, true, Fit::Head);
+                }
+            }
+            // a function or explicit instantiation: after its attributes, and before its
+            // name, when what follows up to its first break does not fit
+            (ATTRIBUTE_LIST | NAME, _) if is_first_token(&a.token) => {
+                let Some(decl) = declaration_of(&parent) else { continue };
+                // the head: up to the body; from `template` in an explicit instantiation
+                let end = decl
+                    .children()
+                    .find(|c| matches!(c.kind(), COMPOUND_STMT | FUNCTION_BODY))
+                    .map_or(decl.text_range().end(), |b| b.text_range().start());
+                let start = decl
+                    .parent()
+                    .filter(|p| p.kind() == EXPLICIT_INSTANTIATION)
+                    .map_or(decl.text_range().start(), |p| p.text_range().start());
+                let at = if parent.kind() == NAME {
+                    i
+                } else {
+                    let after = parent.text_range().end();
+                    starts.partition_point(|&s| s < after)
+                };
+                if at < atoms.len() && start < end {
+                    add(&mut plan, msl_syntax::TextRange::new(start, end), at, false, Fit::Head);
+                }
+            }
+            _ => {}
+        }
+    }
+    plan
+}
+
+/// For the attributes that lead the declaration of a function or of an explicit
+/// instantiation, or the name it declares: that declaration.
+fn declaration_of(node: &SyntaxNode) -> Option<SyntaxNode> {
+    let decl = match node.kind() {
+        ATTRIBUTE_LIST => node.parent()?,
+        NAME => {
+            let declarator = node.parent().filter(|d| d.kind() == DECLARATOR)?;
+            let up = declarator.parent()?;
+            match up.kind() {
+                FUNCTION => up,
+                INIT_DECLARATOR => up.parent()?,
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    let instantiation = decl.parent().is_some_and(|p| p.kind() == EXPLICIT_INSTANTIATION);
+    let standing =
+        decl.kind() == FUNCTION && (is_unit(&decl) || instantiation) || decl.kind() == VAR_DECL && instantiation;
+    standing.then_some(decl)
+}
+
+/// Whether an expression is (part of) an item of a bracketed list, rather than directly
+/// inside parentheses or a statement: its continuation lines then go one level deeper
+/// than the item.
+fn in_list_item(node: &SyntaxNode) -> bool {
+    for n in node.ancestors().skip(1) {
+        match n.kind() {
+            ARG_LIST | PARAM_LIST | INIT_LIST | TEMPLATE_ARG_LIST | TEMPLATE_PARAM_LIST | INDEX_EXPR
+            | CXX_CAST_EXPR => return true,
+            PAREN_EXPR | IF_STMT | WHILE_STMT | SWITCH_STMT | FOR_STMT | DO_STMT => return false,
+            _ if is_unit(&n) => return false,
+            _ => {}
+        }
+    }
+    false
 }
 
 /// How a list is laid out (see [`list_groups`]).
@@ -987,4 +1192,77 @@ fn fused(a: &Atom, b: &Atom) -> bool {
 fn is_first_token(tok: &SyntaxToken) -> bool {
     // trivia before a node belong to the node around it: its first token starts it
     tok.parent().is_some_and(|p| p.text_range().start() == tok.text_range().start())
+}
+
+/// The lines of a text longer than a line width, and how many of them the formatter could
+/// not have shortened.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LongLines {
+    /// Lines longer than the width.
+    pub total: usize,
+    /// Of those, the lines that text kept as written makes long (a comment, a directive, a
+    /// macro invocation, a `msl-fmt: off` region or a part that did not parse, running past
+    /// the width or over several lines), or that one token makes long on its own (the
+    /// token does not fit after the line's indentation).
+    pub forced: usize,
+    /// The others (0-based line numbers).
+    pub others: Vec<usize>,
+}
+
+/// Counts and classifies the lines of `source` (the main file of `parse`) longer than
+/// the line width. A token is too long on its own when it does not fit after the
+/// indentation of its line, or of its statement's first line and one level more,
+/// whichever is less (a deep alignment forces nothing).
+pub(crate) fn long_lines(parse: &Parse, source: &str, options: &crate::PrintOptions) -> LongLines {
+    let width = options.line_width;
+    let lines: Vec<&str> = source.split('\n').collect();
+    let long: Vec<bool> = lines.iter().map(|l| l.trim_end_matches('\r').chars().count() > width).collect();
+    let total = long.iter().filter(|&&l| l).count();
+    if total == 0 {
+        return LongLines::default();
+    }
+    let mut line_starts = Vec::with_capacity(lines.len());
+    let mut at = 0usize;
+    for l in &lines {
+        line_starts.push(at);
+        at += l.len() + 1;
+    }
+    let line_of = |offset: usize| line_starts.partition_point(|&s| s <= offset).saturating_sub(1);
+    let indent = |line: usize| {
+        lines[line]
+            .chars()
+            .take_while(|c| matches!(c, ' ' | '\t'))
+            .map(|c| if c == '\t' { options.indent_width } else { 1 })
+            .sum::<usize>()
+    };
+    let mut forced = vec![false; lines.len()];
+    let mut unit_indent = 0usize;
+    let base = source.as_ptr() as usize;
+    for a in atoms(parse, source) {
+        let start = a.text.as_ptr() as usize - base;
+        let end = start + a.text.len();
+        let (first, last) = (line_of(start), line_of(end.saturating_sub(1).max(start)));
+        let kept = a.verbatim
+            || a.continued
+            || matches!(a.kind, COMMENT | MACRO_CALL | PP_DIRECTIVE | PP_INACTIVE)
+            || (a.kind == STRING_LIT && first != last);
+        let end_column = after_last_line(a.text, a.column) as usize;
+        if kept && (first != last || end_column > width) {
+            forced[first..=last].iter_mut().for_each(|f| *f = true);
+        }
+        if a.verbatim {
+            // the whitespace before it is kept too
+            let from = line_of(start - a.before.len());
+            forced[from..=first].iter_mut().for_each(|f| *f = true);
+        }
+        if unit_started_by(&a.token).is_some() {
+            unit_indent = indent(first);
+        }
+        let least = indent(first).min(unit_indent + options.indent_width);
+        if first == last && least + a.text.chars().count() > width {
+            forced[first] = true;
+        }
+    }
+    let others: Vec<usize> = (0..lines.len()).filter(|&l| long[l] && !forced[l]).collect();
+    LongLines { total, forced: total - others.len(), others }
 }

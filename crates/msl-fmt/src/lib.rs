@@ -11,7 +11,7 @@ mod format;
 
 pub use config::{FormatConfig, OptionsFinder, Source};
 pub use doc::PrintOptions;
-pub use format::Style;
+pub use format::{LongLines, Style};
 
 use msl_syntax::{Parse, PpConfig, SyntaxKind};
 
@@ -58,6 +58,12 @@ pub fn format_with_edits(parse: &Parse, text: &str, options: &Options) -> Result
     let out = doc::print(&doc, &options.print);
     let edits = compare(text, &out)?;
     Ok((out, edits))
+}
+
+/// The lines of the main file of `parse` (whose text is `text`) longer than the line width,
+/// and how many of them text kept as written or a single long token makes long.
+pub fn long_lines(parse: &Parse, text: &str, options: &Options) -> LongLines {
+    format::long_lines(parse, text, &options.print)
 }
 
 /// Checks that `output` is `input` with other whitespace: the same tokens (comments
