@@ -823,6 +823,33 @@ fn precedence(kind: SyntaxKind) -> u8 {
     }
 }
 
+/// The range of the outermost binary expression of a chain of operators of one
+/// precedence that `node` (an expression with an operator of `level`) is part of, and
+/// whether it is (part of) a list item. Found once per node: a long chain would be walked
+/// again from each of its operators.
+fn chain_root(
+    node: &SyntaxNode,
+    level: u8,
+    roots: &mut rustc_hash::FxHashMap<msl_syntax::TextRange, (msl_syntax::TextRange, bool)>,
+) -> (msl_syntax::TextRange, bool) {
+    let mut walked = Vec::new();
+    let mut at = node.clone();
+    let found = loop {
+        if let Some(&known) = roots.get(&at.text_range()) {
+            break known;
+        }
+        walked.push(at.text_range());
+        match at.parent().filter(|p| p.kind() == BIN_EXPR) {
+            Some(up) if binary_operator(&up).is_some_and(|op| precedence(op.kind()) == level) => at = up,
+            _ => break (at.text_range(), in_list_item(&at)),
+        }
+    };
+    for r in walked {
+        roots.insert(r, found);
+    }
+    found
+}
+
 /// The operator token of a binary expression.
 fn binary_operator(node: &SyntaxNode) -> Option<SyntaxToken> {
     let first = node.first_token()?;
@@ -838,6 +865,7 @@ fn soft_plan(atoms: &[Atom], list_groups: &rustc_hash::FxHashMap<usize, ListShap
     let grouped: rustc_hash::FxHashSet<SyntaxNode> =
         list_groups.keys().filter_map(|&i| atoms[i].token.parent()).collect();
     let mut groups: rustc_hash::FxHashSet<(usize, usize)> = rustc_hash::FxHashSet::default();
+    let mut roots = rustc_hash::FxHashMap::default();
     let mut add = |plan: &mut SoftPlan, range: msl_syntax::TextRange, at: usize, extra: bool, fit: Fit| {
         let first = starts.partition_point(|&s| s < range.start());
         let last = starts.partition_point(|&s| s < range.end()).saturating_sub(1);
@@ -853,24 +881,17 @@ fn soft_plan(atoms: &[Atom], list_groups: &rustc_hash::FxHashMap<usize, ListShap
     for (i, a) in atoms.iter().enumerate() {
         let Some(parent) = a.token.parent() else { continue };
         match (parent.kind(), a.kind) {
-            (BIN_EXPR, _) if binary_operator(&parent).as_ref() == Some(&a.token) => {
+            (BIN_EXPR, _)
+                if is_punctuation(a.kind) && !matches!(a.kind, L_PAREN | R_PAREN) && !is_first_token(&a.token) =>
+            {
                 // the chain of operators of one precedence is one group
                 let level = precedence(a.kind);
-                let mut root = parent.clone();
-                if level < 16 {
-                    while let Some(up) = root.parent().filter(|p| p.kind() == BIN_EXPR)
-                        && binary_operator(&up).is_some_and(|op| precedence(op.kind()) == level)
-                    {
-                        root = up;
-                    }
-                }
-                add(
-                    &mut plan,
-                    root.text_range(),
-                    i + 1,
-                    in_list_item(&root),
-                    if level == 16 { Fit::Head } else { Fit::Item },
-                );
+                let (root, extra) = if level < 16 {
+                    chain_root(&parent, level, &mut roots)
+                } else {
+                    (parent.text_range(), in_list_item(&parent))
+                };
+                add(&mut plan, root, i + 1, extra, if level == 16 { Fit::Head } else { Fit::Item });
             }
             (INITIALIZER, EQ) => add(&mut plan, parent.text_range(), i + 1, in_list_item(&parent), Fit::Head),
             (CONDITIONAL_EXPR, QUESTION | COLON) => {
