@@ -2,7 +2,7 @@
 //! against the release `msl-lsp` over its standard input/output, and against `clangd-19`
 //! (with a small MSL shim) when it is installed:
 //! open to first diagnostics, one-character edits to fresh diagnostics, hovers, completions,
-//! and the server's peak resident memory.
+//! whole-document formatting, and the server's peak resident memory.
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -13,12 +13,17 @@ use serde_json::{Value, json};
 
 const EDITS: usize = 50;
 const QUERIES: usize = 50;
+const FORMATS: usize = 10;
 
 struct Figures {
     open: Duration,
     edits: Vec<Duration>,
     hovers: Vec<Duration>,
     completions: Vec<Duration>,
+    /// `textDocument/formatting` of the whole file, request to response.
+    formats: Vec<Duration>,
+    /// The edits of the last formatting response.
+    format_edits: usize,
     peak_rss_kb: Option<u64>,
 }
 
@@ -57,9 +62,10 @@ pub fn run(args: &[String]) -> Result<u8, String> {
         && pct(&ours.edits, 0.99) < Duration::from_millis(30)
         && pct(&ours.hovers, 0.99) < Duration::from_millis(10)
         && pct(&ours.completions, 0.99) < Duration::from_millis(10)
+        && pct(&ours.formats, 0.5) < Duration::from_millis(50)
         && ours.peak_rss_kb.is_some_and(|k| k < 80 * 1024);
     println!(
-        "targets (open < 100 ms, edit p50 < 10 ms and p99 < 30 ms, hover/completion p99 < 10 ms, RSS < 80 MB): {}",
+        "targets (open < 100 ms, edit p50 < 10 ms and p99 < 30 ms, hover/completion p99 < 10 ms, formatting p50 < 50 ms, RSS < 80 MB): {}",
         if targets_met { "met" } else { "not all met" }
     );
     if !skip_clangd {
@@ -81,12 +87,15 @@ pub fn run(args: &[String]) -> Result<u8, String> {
 
 fn report(name: &str, f: &Figures) {
     println!(
-        "{name}: open to first diagnostics {} | edit to diagnostics p50 {} p99 {} | hover p99 {} | completion p99 {} | peak RSS {}",
+        "{name}: open to first diagnostics {} | edit to diagnostics p50 {} p99 {} | hover p99 {} | completion p99 {} | formatting p50 {} max {} ({} edits) | peak RSS {}",
         ms(f.open),
         ms(pct(&f.edits, 0.5)),
         ms(pct(&f.edits, 0.99)),
         ms(pct(&f.hovers, 0.99)),
         ms(pct(&f.completions, 0.99)),
+        ms(pct(&f.formats, 0.5)),
+        ms(pct(&f.formats, 1.0)),
+        f.format_edits,
         megabytes(f.peak_rss_kb)
     );
 }
@@ -208,11 +217,25 @@ async fn session(server: &Path, args: &[&str], file: &Path, text: &str, options:
             .await;
         completions.push(start.elapsed());
     }
+    // the whole file formatted, as an editor's "Format Document" asks
+    let mut formats = Vec::new();
+    let mut format_edits = 0;
+    for _ in 0..FORMATS {
+        let start = Instant::now();
+        let reply = client
+            .request_raw(
+                "textDocument/formatting",
+                json!({"textDocument": {"uri": uri}, "options": {"tabSize": 4, "insertSpaces": true}}),
+            )
+            .await;
+        formats.push(start.elapsed());
+        format_edits = reply["result"].as_array().map_or(0, |a| a.len());
+    }
     let peak_rss_kb = memory_kb(pid, "VmHWM:");
     let _ = tokio::time::timeout(Duration::from_secs(5), client.request_raw("shutdown", Value::Null)).await;
     client.notify("exit", Value::Null);
     let _ = tokio::time::timeout(Duration::from_secs(5), child.wait()).await;
-    Ok(Figures { open, edits, hovers, completions, peak_rss_kb })
+    Ok(Figures { open, edits, hovers, completions, formats, format_edits, peak_rss_kb })
 }
 
 /// Builds the release server, as the other benchmarks do.

@@ -89,11 +89,50 @@ fn atoms<'a>(parse: &Parse, source: &'a str) -> Vec<Atom<'a>> {
     let broken = broken_ranges(parse, &root);
     // the broken ranges that start before the token, as the walk goes: the furthest end
     let (mut next_broken, mut broken_end) = (0usize, None::<msl_syntax::TextSize>);
-    for el in root.descendants_with_tokens() {
+    let mut piece_at: Option<usize> = None;
+    // per piece index: how many pieces before it are spelled in the main file, so that a
+    // node whose pieces all come from other files (an included header) is skipped whole
+    let mut main_before = vec![0u32];
+    let mut k = 0;
+    while parse.piece_start(k).is_some() {
+        let main = parse.piece(k).is_some_and(|p| p.file == 0);
+        main_before.push(main_before[k] + main as u32);
+        k += 1;
+    }
+    // the piece that holds a tree offset: nodes and tokens come in order, so it only moves
+    // forward (the last piece that starts at or before the offset, as `piece_index_at`
+    // finds)
+    let advance = |at: Option<usize>, offset: msl_syntax::TextSize| match at {
+        Some(mut i) if parse.piece_start(i).is_some_and(|s| s <= offset) => {
+            while parse.piece_start(i + 1).is_some_and(|s| s <= offset) {
+                i += 1;
+            }
+            Some(i)
+        }
+        _ => parse.piece_index_at(offset),
+    };
+    let mut walk = root.preorder_with_tokens();
+    while let Some(event) = walk.next() {
+        let el = match event {
+            rowan::WalkEvent::Enter(el) => el,
+            rowan::WalkEvent::Leave(_) => continue,
+        };
         let tok = match el {
             rowan::NodeOrToken::Node(n) => {
+                let range = n.text_range();
+                piece_at = advance(piece_at, range.start());
+                // only a node that starts outside the main file is looked at further
+                if !range.is_empty()
+                    && let Some(a) = piece_at
+                    && main_before.get(a + 1).zip(main_before.get(a)).is_some_and(|(x, y)| x == y)
+                    && let Some(b) = parse.piece_index_at(range.end() - msl_syntax::TextSize::from(1))
+                    && main_before.get(b + 1).zip(main_before.get(a)).is_some_and(|(x, y)| x == y)
+                {
+                    walk.skip_subtree();
+                    continue;
+                }
                 if n.kind() == ERROR {
-                    errors.push(n.text_range().end());
+                    errors.push(range.end());
                 }
                 continue;
             }
@@ -103,7 +142,8 @@ fn atoms<'a>(parse: &Parse, source: &'a str) -> Vec<Atom<'a>> {
         if kind == EOF {
             continue;
         }
-        let Some(i) = parse.piece_index_at(tok.text_range().start()) else { continue };
+        piece_at = advance(piece_at, tok.text_range().start());
+        let Some(i) = piece_at else { continue };
         let Some(piece) = parse.piece(i) else { continue };
         if piece.file != 0 {
             continue;

@@ -81,3 +81,41 @@ fn large_deep_and_wide_inputs_format_exactly_and_stay_formatted() {
         assert!(out.lines().count() > text.lines().count(), "{name}: nothing was laid out");
     }
 }
+
+/// Applies edits (in order, not overlapping) to a text.
+fn apply(text: &str, edits: &[msl_fmt::Edit]) -> String {
+    let mut out = String::new();
+    let mut at = 0;
+    for (range, new) in edits {
+        assert!(range.start >= at, "edits overlap or are out of order at {range:?}");
+        out.push_str(&text[at..range.start]);
+        out.push_str(new);
+        at = range.end;
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
+#[test]
+fn edits_joined_by_lines_give_the_same_result_with_fewer_edits() {
+    for path in fixtures() {
+        let options = options_of(&path);
+        let text = std::fs::read_to_string(&path).expect("fixture");
+        let parse = msl_syntax::parse_text(&text, &msl_syntax::PpConfig::default());
+        let (out, edits) = msl_fmt::format_with_edits(&parse, &text, &options).expect("formats");
+        assert_eq!(apply(&text, &edits), out, "{}: the edits", path.display());
+        let lines = msl_fmt::line_edits(&text, &edits);
+        assert_eq!(apply(&text, &lines), out, "{}: the line edits", path.display());
+        assert!(lines.len() <= edits.len(), "{}", path.display());
+        for (range, _) in &lines {
+            let starts_line = range.start == 0 || text.as_bytes()[range.start - 1] == b'\n';
+            let ends_line = range.end == text.len() || text.as_bytes()[range.end - 1] == b'\n';
+            assert!(starts_line && ends_line, "{}: {range:?} is not whole lines", path.display());
+        }
+    }
+    // a gap at the very end, and one that spans lines
+    let text = "float a=b;\n\n\n\nfloat c=d;   ";
+    let parse = msl_syntax::parse_text(text, &msl_syntax::PpConfig::default());
+    let (out, edits) = msl_fmt::format_with_edits(&parse, text, &msl_fmt::Options::default()).expect("formats");
+    assert_eq!(apply(text, &msl_fmt::line_edits(text, &edits)), out);
+}

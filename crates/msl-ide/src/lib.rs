@@ -515,7 +515,8 @@ impl Snapshot {
     }
 
     /// The edits that format an open file: all of them, or those inside `range` (a gap
-    /// between tokens that starts and ends within it). The options are those of the file's
+    /// between tokens that starts and ends within it), joined into one edit per block of
+    /// changed lines. The options are those of the file's
     /// directory (`[format]` of the nearest `msl.toml`, else the nearest `.clang-format`).
     /// `Err` says why the file is left as it is.
     pub fn format(
@@ -531,10 +532,16 @@ impl Snapshot {
             let dir = path.parent().unwrap_or(Path::new("."));
             let (options, _) = msl_fmt::OptionsFinder::default().for_dir(dir)?;
             let (_, edits) = msl_fmt::format_with_edits(&parse, &text, &options).map_err(|e| e.to_string())?;
-            let edits = edits
+            let inside = |r: &std::ops::Range<usize>| {
+                range.is_none_or(|within| {
+                    within.contains_range(TextRange::new((r.start as u32).into(), (r.end as u32).into()))
+                })
+            };
+            let edits: Vec<msl_fmt::Edit> = edits.into_iter().filter(|(r, _)| inside(r)).collect();
+            // whole lines: a few edits per changed block rather than one per gap
+            let edits = msl_fmt::line_edits(&text, &edits)
                 .into_iter()
                 .map(|(r, t)| (TextRange::new((r.start as u32).into(), (r.end as u32).into()), t))
-                .filter(|(r, _)| range.is_none_or(|within| within.contains_range(*r)))
                 .collect();
             Ok(edits)
         })
