@@ -8,7 +8,7 @@ use std::sync::Mutex;
 use rustc_hash::FxHashMap;
 use serde::Deserialize;
 
-use crate::Options;
+use crate::{Options, ShortFunctions};
 
 /// The `[format]` table of `msl.toml` (every key optional).
 #[derive(Debug, Default, Clone, Deserialize, PartialEq, Eq)]
@@ -25,6 +25,9 @@ pub struct FormatConfig {
     pub indent_case_labels: Option<bool>,
     /// Directives at the indentation of the code around them (default: column 0).
     pub indent_directives: Option<bool>,
+    /// Functions kept on one line with their body when it fits: `none`, `empty`, `inline`
+    /// (defined in a class, or empty) or `all`.
+    pub short_functions: Option<String>,
 }
 
 impl FormatConfig {
@@ -61,6 +64,16 @@ impl FormatConfig {
         if let Some(b) = self.indent_directives {
             o.style.indent_directives = b;
         }
+        o.style.short_functions = match self.short_functions.as_deref() {
+            None => o.style.short_functions,
+            Some("none") => ShortFunctions::None,
+            Some("empty") => ShortFunctions::Empty,
+            Some("inline") => ShortFunctions::Inline,
+            Some("all") => ShortFunctions::All,
+            Some(other) => {
+                return Err(format!("[format] short-functions is `none`, `empty`, `inline` or `all`, not `{other}`"));
+            }
+        };
         match self.pointer_alignment.as_deref() {
             None => {}
             Some("right") => o.style.pointer_left = false,
@@ -153,18 +166,21 @@ pub fn translate_clang_format(text: &str) -> Translated {
     let mut o = Options::default();
     let base = keys.iter().find(|(k, _)| k == "BasedOnStyle").map(|(_, v)| v.to_ascii_lowercase());
     // the named styles' values for the keys read here
-    let (indent, width, braces, left, case) = match base.as_deref() {
-        Some("google") | Some("chromium") => (2, 80, "Attach", true, true),
-        Some("mozilla") => (2, 80, "Mozilla", true, true),
-        Some("webkit") => (4, 0, "WebKit", true, false),
-        Some("microsoft") => (4, 120, "Allman", false, false),
-        Some("gnu") => (2, 79, "GNU", false, false),
-        Some("llvm") | None => (2, 80, "Attach", false, false),
+    use ShortFunctions::{All, Inline};
+    let (indent, width, braces, left, case, short) = match base.as_deref() {
+        Some("google") => (2, 80, "Attach", true, true, All),
+        Some("chromium") => (2, 80, "Attach", true, true, Inline),
+        Some("mozilla") => (2, 80, "Mozilla", true, true, Inline),
+        Some("webkit") => (4, 0, "WebKit", true, false, All),
+        Some("microsoft") => (4, 120, "Allman", false, false, ShortFunctions::None),
+        Some("gnu") => (2, 79, "GNU", false, false, All),
+        Some("llvm") | None => (2, 80, "Attach", false, false, All),
         Some(other) => {
             notes.push(format!("BasedOnStyle: {other} is not known; LLVM's values are used"));
-            (2, 80, "Attach", false, false)
+            (2, 80, "Attach", false, false, All)
         }
     };
+    o.style.short_functions = short;
     o.print.indent_width = indent;
     o.print.line_width = if width == 0 { 1000 } else { width };
     o.style.pointer_left = left;
@@ -190,6 +206,17 @@ pub fn translate_clang_format(text: &str) -> Translated {
                 "None" => o.style.indent_directives = false,
                 "BeforeHash" => o.style.indent_directives = true,
                 _ => notes.push(format!("IndentPPDirectives: {v} is not supported; `None` is used")),
+            },
+            ("AllowShortFunctionsOnASingleLine", _) => match v.as_str() {
+                "None" | "false" => o.style.short_functions = ShortFunctions::None,
+                "Empty" => o.style.short_functions = ShortFunctions::Empty,
+                "Inline" => o.style.short_functions = Inline,
+                "InlineOnly" => {
+                    o.style.short_functions = Inline;
+                    notes.push("AllowShortFunctionsOnASingleLine: InlineOnly is read as `Inline`".into());
+                }
+                "All" | "true" => o.style.short_functions = All,
+                _ => notes.push(format!("AllowShortFunctionsOnASingleLine: {v} is not known")),
             },
             _ => notes.push(format!("{k} is not read")),
         }
@@ -280,7 +307,7 @@ mod tests {
     fn summary(t: &Translated) -> String {
         let o = &t.options;
         format!(
-            "indent {} tabs {} width {} fn-brace-next {} control-brace-next {} cuddle-else {} pointer-left {} case-indent {}\nnotes: {:?}",
+            "indent {} tabs {} width {} fn-brace-next {} control-brace-next {} cuddle-else {} pointer-left {} case-indent {} short-functions {:?}\nnotes: {:?}",
             o.print.indent_width,
             o.print.use_tabs,
             o.print.line_width,
@@ -289,6 +316,7 @@ mod tests {
             o.style.cuddle_else,
             o.style.pointer_left,
             o.style.indent_case_labels,
+            o.style.short_functions,
             t.notes
         )
     }
@@ -299,31 +327,31 @@ mod tests {
         check(
             "BasedOnStyle: LLVM\n",
             expect_test::expect![[r#"
-                indent 2 tabs false width 80 fn-brace-next false control-brace-next false cuddle-else true pointer-left false case-indent false
+                indent 2 tabs false width 80 fn-brace-next false control-brace-next false cuddle-else true pointer-left false case-indent false short-functions All
                 notes: []"#]],
         );
         check(
             "---\nLanguage: JavaScript\nIndentWidth: 8\n---\nLanguage: Cpp\nBasedOnStyle: Google\nIndentWidth: 4\nColumnLimit: 120\nAllowShortFunctionsOnASingleLine: Empty\n",
             expect_test::expect![[r#"
-                indent 4 tabs false width 120 fn-brace-next false control-brace-next false cuddle-else true pointer-left true case-indent true
-                notes: ["AllowShortFunctionsOnASingleLine is not read"]"#]],
+                indent 4 tabs false width 120 fn-brace-next false control-brace-next false cuddle-else true pointer-left true case-indent true short-functions Empty
+                notes: []"#]],
         );
         check(
             "BasedOnStyle: WebKit\nUseTab: ForIndentation\nPointerAlignment: Right\n",
             expect_test::expect![[r#"
-                indent 4 tabs true width 1000 fn-brace-next true control-brace-next false cuddle-else true pointer-left false case-indent false
+                indent 4 tabs true width 1000 fn-brace-next true control-brace-next false cuddle-else true pointer-left false case-indent false short-functions All
                 notes: []"#]],
         );
         check(
             "BreakBeforeBraces: Custom\nBraceWrapping:\n  AfterFunction: true\n  AfterControlStatement: true\n  BeforeElse: true\nIndentCaseLabels: true # comment\n",
             expect_test::expect![[r#"
-                indent 2 tabs false width 80 fn-brace-next true control-brace-next true cuddle-else false pointer-left false case-indent true
+                indent 2 tabs false width 80 fn-brace-next true control-brace-next true cuddle-else false pointer-left false case-indent true short-functions All
                 notes: []"#]],
         );
         check(
             "BasedOnStyle: Microsoft\nPointerAlignment: Middle\n",
             expect_test::expect![[r#"
-                indent 4 tabs false width 120 fn-brace-next true control-brace-next true cuddle-else false pointer-left false case-indent false
+                indent 4 tabs false width 120 fn-brace-next true control-brace-next true cuddle-else false pointer-left false case-indent false short-functions None
                 notes: ["PointerAlignment: Middle is not supported; `Right` is used"]"#]],
         );
     }

@@ -37,6 +37,22 @@ pub struct Style {
     pub indent_case_labels: bool,
     /// Directives at the indentation of the code around them (or at column 0).
     pub indent_directives: bool,
+    /// Which functions whose body fits stay on one line with it.
+    pub short_functions: ShortFunctions,
+}
+
+/// Which functions are written on one line, body included, when that fits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ShortFunctions {
+    /// None: the body's braces and statements get lines of their own.
+    #[default]
+    None,
+    /// Functions with an empty body: `void f() {}`.
+    Empty,
+    /// Functions defined inside a class, and those with an empty body.
+    Inline,
+    /// Every function whose body holds at most one simple statement.
+    All,
 }
 
 impl Default for Style {
@@ -48,6 +64,7 @@ impl Default for Style {
             pointer_left: false,
             indent_case_labels: true,
             indent_directives: false,
+            short_functions: ShortFunctions::None,
         }
     }
 }
@@ -340,6 +357,7 @@ pub(crate) fn document<'a>(parse: &Parse, source: &'a str, style: &Style) -> Doc
     let atoms = atoms(parse, source);
     let list_groups = list_groups(&atoms);
     let soft = soft_plan(&atoms, &list_groups);
+    let short_bodies = short_bodies(&atoms, style.short_functions);
     let mut b = Builder {
         doc: Document::default(),
         style: *style,
@@ -349,6 +367,8 @@ pub(crate) fn document<'a>(parse: &Parse, source: &'a str, style: &Style) -> Doc
         list_groups,
         groups: Vec::new(),
         soft,
+        short_bodies,
+        short_close: None,
     };
     b.run(&atoms);
     b.doc.finish();
@@ -388,6 +408,11 @@ struct Builder<'a> {
     groups: Vec<ListGroup>,
     /// Where long lines may break inside statements.
     soft: SoftPlan,
+    /// The function bodies that may stay on one line: the atom index of each `{`, with
+    /// that of its `}`.
+    short_bodies: rustc_hash::FxHashMap<usize, usize>,
+    /// The `}` of the short body being written, whose line breaks are a group's.
+    short_close: Option<usize>,
 }
 
 /// A parameter or argument list written on one line: printed on one line when it fits,
@@ -542,6 +567,22 @@ impl<'a> Builder<'a> {
                     g.items.push((at, None));
                 }
             }
+            // a short function body: one group from its `{` to its `}`, whose line breaks
+            // are spaces when it fits
+            if opening_block
+                && self.short_close.is_none()
+                && let Some(&close) = self.short_bodies.get(&i)
+            {
+                self.doc.group_start();
+                self.short_close = Some(close);
+                if gap == Gap::Hard {
+                    gap = Gap::None;
+                    self.doc.line(Line::Space);
+                }
+            } else if self.short_close.is_some_and(|c| i <= c) && gap == Gap::Hard {
+                gap = Gap::None;
+                self.doc.line(Line::Space);
+            }
             if let Some(&(extra, fit)) = self.soft.breaks.get(&i)
                 && matches!(gap, Gap::None | Gap::Space)
                 && !a.verbatim
@@ -626,6 +667,10 @@ impl<'a> Builder<'a> {
                 self.align_attributes(&g);
             }
             for _ in 0..self.soft.ends.get(&i).copied().unwrap_or(0) {
+                self.doc.group_end();
+            }
+            if self.short_close == Some(i) {
+                self.short_close = None;
                 self.doc.group_end();
             }
             if !matches!(a.kind, COMMENT | PP_DIRECTIVE | PP_INACTIVE) {
@@ -1017,6 +1062,58 @@ fn in_list_item(node: &SyntaxNode) -> bool {
         }
     }
     false
+}
+
+/// The function bodies that may be written on the function's line, per the style: the
+/// atom index of each one's `{`, with that of its `}`. A body qualifies when it holds at
+/// most one statement, no block, and nothing kept as written (comments, directives, macro
+/// invocations, line continuations).
+fn short_bodies(atoms: &[Atom], which: ShortFunctions) -> rustc_hash::FxHashMap<usize, usize> {
+    let mut out = rustc_hash::FxHashMap::default();
+    if which == ShortFunctions::None {
+        return out;
+    }
+    let mut i = 0;
+    while i < atoms.len() {
+        let a = &atoms[i];
+        let body = a.token.parent().filter(|b| b.kind() == COMPOUND_STMT);
+        let function = body.as_ref().and_then(|b| b.parent()).and_then(|p| match p.kind() {
+            FUNCTION => Some(p),
+            FUNCTION_BODY => p.parent(),
+            _ => None,
+        });
+        let (Some(body), Some(function)) = (body.filter(|_| is_block_open(a)), function) else {
+            i += 1;
+            continue;
+        };
+        let statements = body.children().count();
+        let in_class = function.parent().is_some_and(|p| p.kind() == MEMBER_LIST);
+        let wanted = match which {
+            ShortFunctions::None => false,
+            ShortFunctions::Empty => statements == 0,
+            ShortFunctions::Inline => statements == 0 || in_class,
+            ShortFunctions::All => true,
+        };
+        let end = body.text_range().end();
+        // the `}`: the last atom of the body
+        let mut j = i + 1;
+        let mut plain = true;
+        while j < atoms.len() && atoms[j].token.text_range().end() < end {
+            let b = &atoms[j];
+            // the statement on one line as written (a line break inside it is the author's)
+            plain &= j == i + 1 || b.newlines == 0;
+            let kept = b.verbatim || b.continued || matches!(b.kind, COMMENT | PP_DIRECTIVE | PP_INACTIVE | MACRO_CALL);
+            let block = matches!(b.kind, L_CURLY | R_CURLY) && is_block_brace(&b.token);
+            plain &= !kept && !block;
+            j += 1;
+        }
+        let closes = atoms.get(j).is_some_and(|c| c.kind == R_CURLY && c.token.text_range().end() == end);
+        if wanted && plain && closes && statements <= 1 && !a.verbatim {
+            out.insert(i, j);
+        }
+        i = j.max(i + 1);
+    }
+    out
 }
 
 /// How a list is laid out (see [`list_groups`]).

@@ -11,7 +11,7 @@ mod format;
 
 pub use config::{FormatConfig, OptionsFinder, Source};
 pub use doc::PrintOptions;
-pub use format::{LongLines, Style};
+pub use format::{LongLines, ShortFunctions, Style};
 
 use msl_syntax::{Parse, PpConfig, SyntaxKind};
 
