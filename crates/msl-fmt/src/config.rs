@@ -114,6 +114,12 @@ pub struct Translated {
 /// for C++ (`Language: Cpp`) is read, or the one without a language. Other keys are
 /// listed in the notes.
 pub fn translate_clang_format(text: &str) -> Translated {
+    translate_clang_format_on(text, None)
+}
+
+/// [`translate_clang_format`] for a file whose `BasedOnStyle: InheritParentConfig` takes
+/// `parent` (the options of the `.clang-format` above it) as its base.
+pub fn translate_clang_format_on(text: &str, parent: Option<&Options>) -> Translated {
     let mut keys: Keys = Vec::new();
     let mut wrapping: Keys = Vec::new();
     let mut chosen: Option<(Keys, Keys)> = None;
@@ -165,7 +171,16 @@ pub fn translate_clang_format(text: &str) -> Translated {
     let mut notes = Vec::new();
     let mut o = Options::default();
     let base = keys.iter().find(|(k, _)| k == "BasedOnStyle").map(|(_, v)| v.to_ascii_lowercase());
-    // the named styles' values for the keys read here
+    // the parent's options, or the named style's values for the keys read here
+    let inherited = match (base.as_deref(), parent) {
+        (Some("inheritparentconfig"), Some(p)) => Some(*p),
+        (Some("inheritparentconfig"), None) => {
+            notes
+                .push("BasedOnStyle: InheritParentConfig has no .clang-format above it; LLVM's values are used".into());
+            None
+        }
+        _ => None,
+    };
     use ShortFunctions::{All, Inline};
     let (indent, width, braces, left, case, short) = match base.as_deref() {
         Some("google") => (2, 80, "Attach", true, true, All),
@@ -174,18 +189,22 @@ pub fn translate_clang_format(text: &str) -> Translated {
         Some("webkit") => (4, 0, "WebKit", true, false, All),
         Some("microsoft") => (4, 120, "Allman", false, false, ShortFunctions::None),
         Some("gnu") => (2, 79, "GNU", false, false, All),
-        Some("llvm") | None => (2, 80, "Attach", false, false, All),
+        Some("llvm") | Some("inheritparentconfig") | None => (2, 80, "Attach", false, false, All),
         Some(other) => {
             notes.push(format!("BasedOnStyle: {other} is not known; LLVM's values are used"));
             (2, 80, "Attach", false, false, All)
         }
     };
-    o.style.short_functions = short;
     o.print.indent_width = indent;
     o.print.line_width = if width == 0 { 1000 } else { width };
     o.style.pointer_left = left;
     o.style.indent_case_labels = case;
-    let mut braces = braces.to_string();
+    o.style.short_functions = short;
+    if let Some(p) = inherited {
+        o = p;
+    }
+    // `None`: the inherited brace options stay
+    let mut braces = if inherited.is_some() { None } else { Some(braces.to_string()) };
     for (k, v) in &keys {
         let number = v.parse::<usize>().ok();
         match (k.as_str(), number) {
@@ -194,7 +213,7 @@ pub fn translate_clang_format(text: &str) -> Translated {
             ("TabWidth", Some(_)) => {}
             ("ColumnLimit", Some(n)) => o.print.line_width = if n == 0 { 1000 } else { n.clamp(20, 1000) },
             ("UseTab", _) => o.print.use_tabs = !v.eq_ignore_ascii_case("never") && !v.eq_ignore_ascii_case("false"),
-            ("BreakBeforeBraces", _) => braces = v.clone(),
+            ("BreakBeforeBraces", _) => braces = Some(v.clone()),
             ("PointerAlignment", _) => match v.as_str() {
                 "Left" => o.style.pointer_left = true,
                 "Right" => o.style.pointer_left = false,
@@ -221,6 +240,7 @@ pub fn translate_clang_format(text: &str) -> Translated {
             _ => notes.push(format!("{k} is not read")),
         }
     }
+    let Some(braces) = braces else { return Translated { options: o, notes } };
     let (function, control, cuddle) = match braces.as_str() {
         "Attach" => (false, false, true),
         "Linux" | "Mozilla" | "WebKit" => (true, false, true),
@@ -288,16 +308,49 @@ fn resolve(dir: &Path) -> Resolved {
                 return Ok((o, Source::MslToml(toml)));
             }
         }
-        for name in [".clang-format", "_clang-format"] {
-            let cf = d.join(name);
-            if cf.is_file() {
-                let text = std::fs::read_to_string(&cf).map_err(|e| format!("{}: {e}", cf.display()))?;
-                let t = translate_clang_format(&text);
-                return Ok((t.options, Source::ClangFormat(cf, t.notes)));
-            }
+        if let Some(found) = clang_format_in(d)? {
+            return Ok(found);
         }
     }
     Ok((Options::default(), Source::Defaults))
+}
+
+/// The options of the `.clang-format` (or `_clang-format`) in `dir`, following
+/// `BasedOnStyle: InheritParentConfig` to the one above it (and so on up).
+fn clang_format_in(dir: &Path) -> Result<Option<(Options, Source)>, String> {
+    for name in [".clang-format", "_clang-format"] {
+        let cf = dir.join(name);
+        if !cf.is_file() {
+            continue;
+        }
+        let text = std::fs::read_to_string(&cf).map_err(|e| format!("{}: {e}", cf.display()))?;
+        let inherits = text.lines().any(|l| {
+            l.split_once(':').is_some_and(|(k, v)| {
+                k.trim() == "BasedOnStyle"
+                    && v.trim().trim_matches(['"', '\'']).eq_ignore_ascii_case("InheritParentConfig")
+            })
+        });
+        let mut notes = Vec::new();
+        let parent = if inherits {
+            let mut found = None;
+            for up in dir.ancestors().skip(1) {
+                if let Some((o, source)) = clang_format_in(up)? {
+                    if let Source::ClangFormat(path, n) = source {
+                        notes.extend(n.into_iter().map(|n| format!("{}: {n}", path.display())));
+                    }
+                    found = Some(o);
+                    break;
+                }
+            }
+            found
+        } else {
+            None
+        };
+        let t = translate_clang_format_on(&text, parent.as_ref());
+        notes.extend(t.notes);
+        return Ok(Some((t.options, Source::ClangFormat(cf, notes))));
+    }
+    Ok(None)
 }
 
 #[cfg(test)]
@@ -368,5 +421,29 @@ mod tests {
         assert!(format_table("[format]\nindent = 3\n").is_err());
         let bad = format_table("[format]\npointer-alignment = \"middle\"\n").expect("parses").expect("a table");
         assert!(bad.options().is_err());
+    }
+
+    #[test]
+    fn inherit_parent_config_builds_on_the_clang_format_above() {
+        let root = std::env::temp_dir().join(format!("msl-fmt-inherit-{}", std::process::id()));
+        let sub = root.join("shaders");
+        std::fs::create_dir_all(&sub).expect("dirs");
+        std::fs::write(root.join(".clang-format"), "BasedOnStyle: Microsoft\nIndentWidth: 3\n").expect("write");
+        std::fs::write(sub.join(".clang-format"), "BasedOnStyle: InheritParentConfig\nColumnLimit: 90\n")
+            .expect("write");
+        let (o, source) = OptionsFinder::default().for_dir(&sub).expect("resolves");
+        // the parent's indentation and braces, the child's width
+        assert_eq!((o.print.indent_width, o.print.line_width), (3, 90));
+        assert!(o.style.function_brace_next_line && o.style.control_brace_next_line);
+        assert_eq!(o.style.short_functions, ShortFunctions::None);
+        assert!(matches!(source, Source::ClangFormat(ref p, _) if p == &sub.join(".clang-format")));
+        // a file that inherits with nothing above it gets LLVM's values and a note
+        let (t, notes) = {
+            let t = translate_clang_format("BasedOnStyle: InheritParentConfig\n");
+            (t.options, t.notes)
+        };
+        assert_eq!(t.print.indent_width, 2);
+        assert!(notes.iter().any(|n| n.contains("InheritParentConfig")), "{notes:?}");
+        let _ = std::fs::remove_dir_all(&root);
     }
 }
