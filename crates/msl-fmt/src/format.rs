@@ -991,9 +991,10 @@ fn soft_plan(atoms: &[Atom], list_groups: &rustc_hash::FxHashMap<usize, ListShap
                 add(&mut plan, parent.text_range(), i + 1, false, if last { Fit::Last } else { Fit::Item })
             }
             // a parameter: before its attributes, when they do not fit after it
-            (ATTRIBUTE_LIST, L_BRACK) if is_first_token(&a.token) => {
-                let param = parent.ancestors().skip(1).take(2).find(|p| p.kind() == PARAM);
-                if let Some(param) = param {
+            (ATTRIBUTE_LIST, L_BRACK)
+                if is_first_token(&a.token) && parent.ancestors().skip(1).take(2).any(|p| p.kind() == PARAM) =>
+            {
+                if let Some(param) = parent.ancestors().skip(1).take(2).find(|p| p.kind() == PARAM) {
                     add(&mut plan, param.text_range(), i, true, Fit::Head);
                 }
             }
