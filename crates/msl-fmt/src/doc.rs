@@ -43,6 +43,11 @@ pub enum Fit {
 }
 
 impl Line {
+    /// One space when it does not break (`Space`, and `Soft` with a space).
+    pub(crate) fn spaced(self) -> bool {
+        matches!(self, Line::Space | Line::Soft { space: true, .. })
+    }
+
     fn is_hard(self) -> bool {
         matches!(self, Line::Hard | Line::Empty | Line::Offset(_))
     }
@@ -290,7 +295,7 @@ pub fn print(doc: &Document<'_>, options: &PrintOptions) -> String {
                     Line::Soft { extra, .. } if *extra || !top.align => top.deeper(options),
                     _ => top,
                 };
-                let space = matches!(l, Line::Space | Line::Soft { space: true, .. });
+                let space = l.spaced();
                 // in a fill group a break is taken when the next item does not fit on this
                 // line, and the break moves it to the left
                 let flat = match l {
@@ -407,11 +412,10 @@ fn fits(els: &[Element<'_>], start: usize, column: usize, options: &PrintOptions
                     // after the group: the rest of the line ends at the next break
                     return true;
                 }
-                match l {
-                    Line::Space | Line::Soft { space: true, .. } => space = true,
-                    Line::Soft { space: false, .. } => {}
-                    Line::Hard | Line::Empty | Line::Offset(_) => return false,
+                if l.is_hard() {
+                    return false;
                 }
+                space |= l.spaced();
             }
             Element::GroupStart(must_break) => {
                 if *must_break && depth > 0 {
@@ -455,11 +459,10 @@ fn fits_item(els: &[Element<'_>], start: usize, column: usize, options: &PrintOp
                 if depth <= 1 {
                     return true;
                 }
-                match l {
-                    Line::Space | Line::Soft { space: true, .. } => space = true,
-                    Line::Soft { space: false, .. } => {}
-                    Line::Hard | Line::Empty | Line::Offset(_) => return remaining >= 0,
+                if l.is_hard() {
+                    return remaining >= 0;
                 }
+                space |= l.spaced();
             }
             Element::GroupStart(_) | Element::FillStart => depth += 1,
             Element::GroupEnd => depth = depth.saturating_sub(1),
@@ -509,7 +512,7 @@ fn padded_items_fit(els: &[Element<'_>], start: usize, column: usize, options: &
                 item = 0;
                 space = false;
             }
-            Element::Line(Line::Space | Line::Soft { space: true, .. }) => space = true,
+            Element::Line(l) if l.spaced() => space = true,
             Element::GroupStart(_) | Element::FillStart => depth += 1,
             Element::GroupEnd => {
                 depth -= 1;
@@ -542,7 +545,7 @@ fn contents_fit(els: &[Element<'_>], start: usize, column: usize, options: &Prin
             Element::Space => space = true,
             Element::Line(_) if closed => return remaining >= 0,
             Element::Line(l) if l.is_hard() => return remaining >= 0,
-            Element::Line(Line::Space | Line::Soft { space: true, .. }) => space = true,
+            Element::Line(l) if l.spaced() => space = true,
             Element::AlignStart => aligns += 1,
             Element::AlignEnd => {
                 aligns = aligns.saturating_sub(1);

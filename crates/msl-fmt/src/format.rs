@@ -734,7 +734,8 @@ impl<'a> Builder<'a> {
                         w += t.chars().count() + space as usize;
                         space = false;
                     }
-                    Element::Space | Element::Line(Line::Space | Line::Soft { space: true, .. }) => space = true,
+                    Element::Space => space = true,
+                    Element::Line(l) => space |= l.spaced(),
                     _ => {}
                 }
             }
@@ -992,11 +993,10 @@ fn soft_plan(atoms: &[Atom], list_groups: &rustc_hash::FxHashMap<usize, ListShap
             }
             // a parameter: before its attributes, when they do not fit after it
             (ATTRIBUTE_LIST, L_BRACK)
-                if is_first_token(&a.token) && parent.ancestors().skip(1).take(2).any(|p| p.kind() == PARAM) =>
+                if is_first_token(&a.token)
+                    && let Some(param) = parent.ancestors().skip(1).take(2).find(|p| p.kind() == PARAM) =>
             {
-                if let Some(param) = parent.ancestors().skip(1).take(2).find(|p| p.kind() == PARAM) {
-                    add(&mut plan, param.text_range(), i, true, Fit::Head);
-                }
+                add(&mut plan, param.text_range(), i, true, Fit::Head);
             }
             // a function or explicit instantiation: after its attributes, and before its
             // name, when what follows up to its first break does not fit
