@@ -33,7 +33,7 @@ pub fn run(args: &[String]) -> Result<u8, String> {
         // first thing, as in msl-lsp's `main`: no other thread exists yet
         msl_memory::return_freed_memory_promptly();
         msl_lsp::memory::no_huge_pages();
-        return ggml_with_server_memory(iterations);
+        return ggml_with_server_memory(iterations, format_only);
     }
     // first thing, as in msl-check's `main`: the lines below measure msl-check's parse
     // (but for the one line measured in a process set up as msl-lsp)
@@ -117,7 +117,7 @@ pub fn run(args: &[String]) -> Result<u8, String> {
     let full = phases("two threads (as msl-lsp and msl-check parse it)");
     let free = time(iterations, || drop(parse_file(id, &vfs, &cfg))).0.saturating_sub(full.0);
     println!("  freeing a tree: {}", ms(free));
-    server_memory_line(iterations);
+    server_memory_line(iterations, false);
 
     checker_bench(&ggml, &warm, &cfg, lines, iterations)?;
 
@@ -164,6 +164,27 @@ pub fn run(args: &[String]) -> Result<u8, String> {
     Ok(0)
 }
 
+/// What the server does for "Format Document": the open file's cached parse, the options
+/// of its directory, the edits as offsets. Returns the number of edits, and the median and
+/// least time.
+fn server_format(
+    path: &std::path::Path,
+    text: &std::sync::Arc<str>,
+    config: &PpConfig,
+    iterations: usize,
+) -> Result<(usize, Duration, Duration), String> {
+    let mut host = msl_ide::AnalysisHost::new();
+    host.open(path, text.clone(), msl_ide::FileSettings { config: config.clone(), ..Default::default() });
+    let snap = host.snapshot();
+    let edits = match snap.format(path, None) {
+        Ok(Ok(e)) => e.len(),
+        Ok(Err(why)) => return Err(format!("ggml-metal.metal is not formatted: {why}")),
+        Err(_) => return Err("formatting was cancelled".into()),
+    };
+    let (median, min) = time(iterations, || snap.format(path, None).map(|r| r.map(|e| e.len())).ok());
+    Ok((edits, median, min))
+}
+
 /// The formatter: every corpus unit parsed and formatted on two threads (as `msl-fmt`
 /// does with a directory), and ggml-metal.metal formatted from its parse as the server
 /// does it (the parse is the analysis's, already made), edits included.
@@ -183,22 +204,13 @@ fn format_bench(
         ms(median),
         ms(min)
     );
-    // what the server does for "Format Document": the open file's cached parse, the options
-    // of its directory, the edits as offsets
-    let mut host = msl_ide::AnalysisHost::new();
-    host.open(path, text.clone(), msl_ide::FileSettings { config: config.clone(), ..Default::default() });
-    let snap = host.snapshot();
-    let edits = match snap.format(path, None) {
-        Ok(Ok(e)) => e.len(),
-        Ok(Err(why)) => return Err(format!("ggml-metal.metal is not formatted: {why}")),
-        Err(_) => return Err("formatting was cancelled".into()),
-    };
-    let (median, min) = time(iterations, || snap.format(path, None).map(|r| r.map(|e| e.len())).ok());
+    let (edits, median, min) = server_format(path, &text, config, iterations)?;
     println!(
         "formatter on ggml-metal.metal as the server runs it (open file, options looked up), {edits} edits: {} (median of {iterations}; min {})",
         ms(median),
         ms(min)
     );
+    server_memory_line(iterations, true);
     let units: Vec<crate::corpus::Unit> =
         load_units(root)?.into_iter().filter(|u| matches!(u.role.as_str(), "tu" | "unvalidated")).collect();
     let texts: Vec<(std::path::PathBuf, String)> = units
@@ -243,13 +255,13 @@ fn format_bench(
 }
 
 /// Integers sorted by [`host_reference`].
-const REFERENCE_LEN: usize = 1 << 21;
+pub(crate) const REFERENCE_LEN: usize = 1 << 21;
 
 /// The time a fixed piece of work that shares no code with the parser takes on this host
 /// (sorting the same pseudo-random integers, best of five). The host's speed drifts by a
 /// fifth within an hour on shared machines; printed next to a figure, it tells a slower
 /// host from slower code when runs made at different times are compared.
-fn host_reference() -> Duration {
+pub(crate) fn host_reference() -> Duration {
     let mut x = 0x9e37_79b9_7f4a_7c15u64;
     let numbers: Vec<u64> = (0..REFERENCE_LEN)
         .map(|_| {
@@ -305,14 +317,17 @@ fn ggml_unit(root: &std::path::Path) -> Result<(std::path::PathBuf, Vfs, msl_syn
 /// The argument that runs [`ggml_with_server_memory`].
 const SERVER_MEMORY: &str = "--ggml-with-server-memory";
 
-/// Prints the two-thread ggml parse with the allocator set up as in msl-lsp, measured in a
-/// process of its own (the settings must be made before any other thread starts).
-fn server_memory_line(iterations: usize) {
+/// Prints the two-thread ggml parse (or the server's formatting of it) with the allocator
+/// set up as in msl-lsp, measured in a process of its own (the settings must be made
+/// before any other thread starts).
+fn server_memory_line(iterations: usize, format: bool) {
     let out = std::env::current_exe().and_then(|exe| {
-        std::process::Command::new(exe)
-            .args(["bench", SERVER_MEMORY, "--iterations", &iterations.to_string()])
-            .stderr(std::process::Stdio::inherit())
-            .output()
+        let iterations = iterations.to_string();
+        let mut args = vec!["bench", SERVER_MEMORY, "--iterations", &iterations];
+        if format {
+            args.push("--format");
+        }
+        std::process::Command::new(exe).args(args).stderr(std::process::Stdio::inherit()).output()
     });
     match out {
         Ok(out) if out.status.success() => print!("{}", String::from_utf8_lossy(&out.stdout)),
@@ -321,9 +336,19 @@ fn server_memory_line(iterations: usize) {
     }
 }
 
-/// The two-thread parse of ggml in this process, whose allocator was set up as msl-lsp's.
-fn ggml_with_server_memory(iterations: usize) -> Result<u8, String> {
-    let (_, vfs, id, cfg) = ggml_unit(&crate::corpus_dir())?;
+/// The two-thread parse of ggml (or the server's formatting of it) in this process, whose
+/// allocator was set up as msl-lsp's.
+fn ggml_with_server_memory(iterations: usize, format: bool) -> Result<u8, String> {
+    let (path, vfs, id, cfg) = ggml_unit(&crate::corpus_dir())?;
+    if format {
+        let (edits, median, min) = server_format(&path, &vfs.text(id), &cfg, iterations)?;
+        println!(
+            "  the same with msl-lsp's memory settings (freed memory goes back to the system at once), {edits} edits: {} (median of {iterations}; min {})",
+            ms(median),
+            ms(min)
+        );
+        return Ok(0);
+    }
     msl_syntax::parse_on_two_threads(true);
     let (median, min) = time(iterations, || parse_file(id, &vfs, &cfg));
     println!(

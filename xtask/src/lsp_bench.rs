@@ -68,6 +68,11 @@ pub fn run(args: &[String]) -> Result<u8, String> {
         "targets (open < 100 ms, edit p50 < 10 ms and p99 < 30 ms, hover/completion p99 < 10 ms, formatting p50 < 50 ms, RSS < 80 MB): {}",
         if targets_met { "met" } else { "not all met" }
     );
+    println!(
+        "host reference (sorting {} pseudo-random integers, best of 5; about 30 ms on a quiet host): {}",
+        crate::bench::REFERENCE_LEN,
+        ms(crate::bench::host_reference())
+    );
     if !skip_clangd {
         match which("clangd-19") {
             Some(clangd) => {

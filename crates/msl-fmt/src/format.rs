@@ -18,7 +18,7 @@
 //! - Up to one empty line is kept where the author left empty lines between units.
 
 use SyntaxKind::*;
-use msl_syntax::{Parse, SyntaxKind, SyntaxNode, SyntaxToken};
+use msl_syntax::{Parse, SyntaxKind, SyntaxNode, TextRange, TextSize};
 
 use crate::doc::{Document, Element, Fit, Line};
 
@@ -74,16 +74,19 @@ struct Atom<'a> {
     kind: SyntaxKind,
     /// Its text, in the file.
     text: &'a str,
-    /// The token in the tree (absent for trivia that stand alone).
-    token: SyntaxToken,
+    /// Where it starts in the tree.
+    at: TextSize,
+    /// The node it is a child of (see [`Tree`]).
+    parent: NodeId,
     /// Line breaks before it in the file since the previous atom.
     newlines: u32,
     /// Whitespace (not line breaks) right before it in the file.
     spaced: bool,
     /// A backslash-newline (a line continuation) before it in the file: kept.
     continued: bool,
-    /// The whitespace before it in the file, as written (from the end of the atom before).
-    before: &'a str,
+    /// The length of the whitespace before it in the file (from the end of the atom
+    /// before): see [`Atom::before`].
+    before_len: u32,
     /// Kept as written, with the whitespace before it: inside a `// msl-fmt: off` region
     /// or a part of the tree that did not parse.
     verbatim: bool,
@@ -91,9 +94,96 @@ struct Atom<'a> {
     column: u32,
 }
 
-/// The tokens spelled in the main file (file 0 of the parse), in order.
-fn atoms<'a>(parse: &Parse, source: &'a str) -> Vec<Atom<'a>> {
-    let mut out: Vec<Atom> = Vec::new();
+impl<'a> Atom<'a> {
+    /// Where it ends in the tree.
+    fn end(&self) -> TextSize {
+        self.at + TextSize::of(self.text)
+    }
+
+    /// Where its text starts in `source`, the file it was read from.
+    fn offset_in(&self, source: &str) -> usize {
+        (self.text.as_ptr() as usize).saturating_sub(source.as_ptr() as usize)
+    }
+
+    /// The whitespace before it in `source` (the file it was read from), as written.
+    fn before(&self, source: &'a str) -> &'a str {
+        let start = self.offset_in(source);
+        source.get(start.saturating_sub(self.before_len as usize)..start).unwrap_or("")
+    }
+}
+
+/// [`Node::body`] of a node without a body.
+const NO_BODY: u32 = u32::MAX;
+
+/// A node of [`Tree`]: its index there.
+type NodeId = u32;
+
+const NO_NODE: NodeId = NodeId::MAX;
+
+/// The nodes around the atoms, as plain data: what the layout asks about a token's
+/// ancestors, without a syntax cursor per token. The nodes the walk entered are kept in
+/// the order it entered them (subtrees of other files are left out).
+struct Tree {
+    nodes: Vec<Node>,
+}
+
+struct Node {
+    kind: SyntaxKind,
+    range: TextRange,
+    parent: NodeId,
+    /// How many child nodes it has.
+    children: u32,
+    /// The operator of a binary expression: its first punctuation token (not a
+    /// parenthesis) after its start.
+    operator: Option<SyntaxKind>,
+    /// Where its first child that is a function body (or a block) starts ([`NO_BODY`] when
+    /// it has none).
+    body: u32,
+    /// The atoms inside it: the index of the first, and of the one after the last.
+    atoms: (u32, u32),
+}
+
+impl Tree {
+    fn kind(&self, id: NodeId) -> SyntaxKind {
+        self.nodes.get(id as usize).map_or(ERROR, |n| n.kind)
+    }
+
+    fn range(&self, id: NodeId) -> TextRange {
+        self.nodes.get(id as usize).map_or_else(TextRange::default, |n| n.range)
+    }
+
+    fn parent(&self, id: NodeId) -> Option<NodeId> {
+        self.nodes.get(id as usize).map(|n| n.parent).filter(|&p| p != NO_NODE)
+    }
+
+    fn parent_kind(&self, id: NodeId) -> Option<SyntaxKind> {
+        self.parent(id).map(|p| self.kind(p))
+    }
+
+    /// `id` and the nodes around it, innermost first.
+    fn ancestors(&self, id: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+        std::iter::successors(Some(id).filter(|&i| i != NO_NODE), move |&i| self.parent(i))
+    }
+
+    /// The indices of the atoms inside a node: from the first to the one after the last.
+    fn span(&self, id: NodeId) -> (usize, usize) {
+        self.nodes.get(id as usize).map_or((0, 0), |n| (n.atoms.0 as usize, n.atoms.1 as usize))
+    }
+
+    fn operator(&self, id: NodeId) -> Option<SyntaxKind> {
+        self.nodes.get(id as usize).and_then(|n| n.operator)
+    }
+
+    /// The kind of the node a token is a child of.
+    fn of(&self, a: &Atom) -> SyntaxKind {
+        self.kind(a.parent)
+    }
+}
+
+/// The tokens spelled in the main file (file 0 of the parse), in order, with the nodes
+/// around them.
+fn atoms<'a>(parse: &Parse, source: &'a str) -> (Vec<Atom<'a>>, Tree) {
+    let mut out: Vec<Atom> = Vec::with_capacity(source.len() / 4);
     let mut newlines = 0u32;
     let mut spaced = false;
     let mut continued = false;
@@ -101,25 +191,25 @@ fn atoms<'a>(parse: &Parse, source: &'a str) -> Vec<Atom<'a>> {
     let mut prev_end = 0usize;
     let mut off = false;
     // the ends of the ERROR nodes around the walk
-    let mut errors: Vec<msl_syntax::TextSize> = Vec::new();
-    let root = parse.syntax();
-    let broken = broken_ranges(parse, &root);
+    let mut errors: Vec<TextSize> = Vec::new();
+    let broken = broken_ranges(parse);
     // the broken ranges that start before the token, as the walk goes: the furthest end
-    let (mut next_broken, mut broken_end) = (0usize, None::<msl_syntax::TextSize>);
+    let (mut next_broken, mut broken_end) = (0usize, None::<TextSize>);
     let mut piece_at: Option<usize> = None;
+    let pieces = &parse.preprocessed().pieces;
     // per piece index: how many pieces before it are spelled in the main file, so that a
     // node whose pieces all come from other files (an included header) is skipped whole
-    let mut main_before = vec![0u32];
-    let mut k = 0;
-    while parse.piece_start(k).is_some() {
-        let main = parse.piece(k).is_some_and(|p| p.file == 0);
-        main_before.push(main_before[k] + main as u32);
-        k += 1;
+    let mut main_before = Vec::with_capacity(pieces.len() + 1);
+    main_before.push(0u32);
+    let mut count = 0u32;
+    for p in pieces {
+        count += (p.file == 0) as u32;
+        main_before.push(count);
     }
     // the piece that holds a tree offset: nodes and tokens come in order, so it only moves
     // forward (the last piece that starts at or before the offset, as `piece_index_at`
     // finds)
-    let advance = |at: Option<usize>, offset: msl_syntax::TextSize| match at {
+    let advance = |at: Option<usize>, offset: TextSize| match at {
         Some(mut i) if parse.piece_start(i).is_some_and(|s| s <= offset) => {
             while parse.piece_start(i + 1).is_some_and(|s| s <= offset) {
                 i += 1;
@@ -128,69 +218,115 @@ fn atoms<'a>(parse: &Parse, source: &'a str) -> Vec<Atom<'a>> {
         }
         _ => parse.piece_index_at(offset),
     };
-    let mut walk = root.preorder_with_tokens();
-    while let Some(event) = walk.next() {
-        let el = match event {
-            rowan::WalkEvent::Enter(el) => el,
-            rowan::WalkEvent::Leave(_) => continue,
+    let green = parse.green();
+    // a node per four or five bytes of the file, in real code
+    let mut tree = Tree { nodes: Vec::with_capacity(source.len() / 4) };
+    tree.nodes.push(Node {
+        kind: SyntaxKind::from(green.kind().0),
+        range: TextRange::at(TextSize::from(0), green.text_len()),
+        parent: NO_NODE,
+        children: 0,
+        operator: None,
+        body: NO_BODY,
+        atoms: (0, 0),
+    });
+    // the walk over the green tree: per open node, its children still to visit
+    let mut stack: Vec<(rowan::Children<'_>, NodeId)> = vec![(green.children(), 0)];
+    let mut offset = TextSize::from(0);
+    while let Some((children, parent)) = stack.last_mut() {
+        let parent = *parent;
+        let Some(child) = children.next() else {
+            if let Some(n) = tree.nodes.get_mut(parent as usize) {
+                n.atoms.1 = out.len() as u32;
+            }
+            stack.pop();
+            continue;
         };
-        let tok = match el {
+        let (kind, range) = (SyntaxKind::from(child.kind().0), TextRange::at(offset, child.text_len()));
+        let tok = match child {
             rowan::NodeOrToken::Node(n) => {
-                let range = n.text_range();
+                if let Some(p) = tree.nodes.get_mut(parent as usize) {
+                    p.children += 1;
+                    if p.body == NO_BODY && matches!(kind, COMPOUND_STMT | FUNCTION_BODY) {
+                        p.body = range.start().into();
+                    }
+                }
                 piece_at = advance(piece_at, range.start());
                 // only a node that starts outside the main file is looked at further
                 if !range.is_empty()
                     && let Some(a) = piece_at
                     && main_before.get(a + 1).zip(main_before.get(a)).is_some_and(|(x, y)| x == y)
-                    && let Some(b) = parse.piece_index_at(range.end() - msl_syntax::TextSize::from(1))
+                    && let Some(b) = parse.piece_index_at(range.end() - TextSize::from(1))
                     && main_before.get(b + 1).zip(main_before.get(a)).is_some_and(|(x, y)| x == y)
                 {
-                    walk.skip_subtree();
+                    offset = range.end();
                     continue;
                 }
-                if n.kind() == ERROR {
+                if kind == ERROR {
                     errors.push(range.end());
                 }
+                let id = tree.nodes.len() as NodeId;
+                let first = out.len() as u32;
+                tree.nodes.push(Node {
+                    kind,
+                    range,
+                    parent,
+                    children: 0,
+                    operator: None,
+                    body: NO_BODY,
+                    atoms: (first, first),
+                });
+                stack.push((n.children(), id));
                 continue;
             }
-            rowan::NodeOrToken::Token(t) => t,
+            rowan::NodeOrToken::Token(_) => range,
         };
-        let kind = tok.kind();
+        offset = range.end();
         if kind == EOF {
             continue;
         }
-        piece_at = advance(piece_at, tok.text_range().start());
+        if let Some(p) = tree.nodes.get_mut(parent as usize)
+            && p.kind == BIN_EXPR
+            && p.operator.is_none()
+            && tok.start() != p.range.start()
+            && !kind.is_trivia()
+            && is_punctuation(kind)
+            && !matches!(kind, L_PAREN | R_PAREN)
+        {
+            p.operator = Some(kind);
+        }
+        piece_at = advance(piece_at, tok.start());
         let Some(i) = piece_at else { continue };
-        let Some(piece) = parse.piece(i) else { continue };
+        let Some(piece) = pieces.get(i) else { continue };
         if piece.file != 0 {
             continue;
         }
         // a token a macro produced (the invocation is kept instead), or an argument of it
-        if piece.macro_call.is_some() && piece.kind != MACRO_CALL {
+        if piece.is_expanded() && piece.kind != MACRO_CALL {
             continue;
         }
         // where the token is in the file
-        let within = u32::from(tok.text_range().start()) - parse.piece_start(i).map_or(0, u32::from);
-        let start = (u32::from(piece.range.start()) + within) as usize;
-        let end = start + usize::from(tok.text_range().len());
+        let within = u32::from(tok.start()) - parse.piece_start(i).map_or(0, u32::from);
+        let start = (piece.start + within) as usize;
+        let end = start + usize::from(tok.len());
         let Some(text) = source.get(start..end) else { continue };
         match kind {
             WHITESPACE => {
                 // a backslash-newline continuation counts as a line break
-                newlines += text.matches('\n').count() as u32;
+                newlines += text.bytes().filter(|&b| b == b'\n').count() as u32;
                 continued |= text.contains('\\');
                 spaced = true;
                 column = after_last_line(text, column);
             }
             NEWLINE => {
-                newlines += text.matches('\n').count() as u32;
+                newlines += text.bytes().filter(|&b| b == b'\n').count() as u32;
                 spaced = false;
                 column = after_last_line(text, column);
             }
             _ => {
                 let switch = (kind == COMMENT).then(|| switch_comment(text)).flatten();
                 // the `on` comment is the region's last token; an `off` one is formatted
-                let at = tok.text_range().start();
+                let at = tok.start();
                 while errors.last().is_some_and(|&e| e <= at) {
                     errors.pop();
                 }
@@ -205,11 +341,12 @@ fn atoms<'a>(parse: &Parse, source: &'a str) -> Vec<Atom<'a>> {
                 out.push(Atom {
                     kind,
                     text,
-                    token: tok.clone(),
+                    at,
+                    parent,
                     newlines,
                     spaced,
                     continued,
-                    before: source.get(prev_end..start).unwrap_or(""),
+                    before_len: start.saturating_sub(prev_end) as u32,
                     verbatim,
                     column,
                 });
@@ -225,7 +362,7 @@ fn atoms<'a>(parse: &Parse, source: &'a str) -> Vec<Atom<'a>> {
             }
         }
     }
-    out
+    (out, tree)
 }
 
 /// `Some(false)` for a `msl-fmt: off` comment, `Some(true)` for `msl-fmt: on`.
@@ -241,7 +378,7 @@ fn switch_comment(text: &str) -> Option<bool> {
 /// The units (statements, declarations, members) of the main file where the parser
 /// reported a syntax error, as tree ranges in order of their starts: they are kept as
 /// written.
-fn broken_ranges(parse: &Parse, root: &SyntaxNode) -> Vec<msl_syntax::TextRange> {
+fn broken_ranges(parse: &Parse) -> Vec<TextRange> {
     let mut errors: Vec<msl_syntax::TextSize> = parse
         .diagnostics()
         .iter()
@@ -252,6 +389,7 @@ fn broken_ranges(parse: &Parse, root: &SyntaxNode) -> Vec<msl_syntax::TextRange>
         return Vec::new();
     }
     errors.sort();
+    let root = parse.syntax();
     // each error's token: the one that holds its offset, or ends there (one walk; looking
     // each offset up from the root scans long lists of children again and again)
     let mut out: Vec<msl_syntax::TextRange> = Vec::new();
@@ -259,7 +397,7 @@ fn broken_ranges(parse: &Parse, root: &SyntaxNode) -> Vec<msl_syntax::TextRange>
     for token in root.descendants_with_tokens().filter_map(|e| e.into_token()) {
         while errors.get(next).is_some_and(|&at| at <= token.text_range().end()) {
             next += 1;
-            let unit = token.parent_ancestors().find(|n| is_unit(n) && n.kind() != COMPOUND_STMT);
+            let unit = token.parent_ancestors().find(|n| is_unit_node(n) && n.kind() != COMPOUND_STMT);
             out.push(unit.map_or_else(|| token.text_range(), |u| u.text_range()));
         }
         if next == errors.len() {
@@ -284,21 +422,30 @@ fn holds_units(kind: SyntaxKind) -> bool {
 }
 
 /// Whether `node` is a statement, declaration or member that stands on its own lines.
-fn is_unit(node: &SyntaxNode) -> bool {
-    let Some(parent) = node.parent() else { return false };
-    if holds_units(parent.kind()) {
-        return true;
-    }
-    is_unbraced_body(node)
+fn is_unit(t: &Tree, node: NodeId) -> bool {
+    t.parent_kind(node).is_some_and(|parent| unit_in(t.kind(node), parent))
+}
+
+/// [`is_unit`] for a syntax node (where the parse has errors).
+fn is_unit_node(node: &SyntaxNode) -> bool {
+    node.parent().is_some_and(|p| unit_in(node.kind(), p.kind()))
+}
+
+/// Whether a node of kind `kind` inside one of kind `parent` is a unit.
+fn unit_in(kind: SyntaxKind, parent: SyntaxKind) -> bool {
+    holds_units(parent) || unbraced_body_in(kind, parent)
 }
 
 /// The body of a control statement written without braces (not the `if` of `else if`).
-fn is_unbraced_body(node: &SyntaxNode) -> bool {
-    let Some(parent) = node.parent() else { return false };
-    matches!(parent.kind(), IF_STMT | ELSE_BRANCH | WHILE_STMT | FOR_STMT | RANGE_FOR_STMT | DO_STMT)
-        && is_statement(node.kind())
-        && node.kind() != COMPOUND_STMT
-        && !(parent.kind() == ELSE_BRANCH && node.kind() == IF_STMT)
+fn is_unbraced_body(t: &Tree, node: NodeId) -> bool {
+    t.parent_kind(node).is_some_and(|parent| unbraced_body_in(t.kind(node), parent))
+}
+
+fn unbraced_body_in(kind: SyntaxKind, parent: SyntaxKind) -> bool {
+    matches!(parent, IF_STMT | ELSE_BRANCH | WHILE_STMT | FOR_STMT | RANGE_FOR_STMT | DO_STMT)
+        && is_statement(kind)
+        && kind != COMPOUND_STMT
+        && !(parent == ELSE_BRANCH && kind == IF_STMT)
 }
 
 fn is_statement(kind: SyntaxKind) -> bool {
@@ -327,39 +474,25 @@ fn is_statement(kind: SyntaxKind) -> bool {
 }
 
 /// The braces of a block: what follows `{` and precedes `}` goes on lines of its own.
-fn is_block_brace(tok: &SyntaxToken) -> bool {
-    matches!(tok.kind(), L_CURLY | R_CURLY)
-        && tok.parent().is_some_and(|p| matches!(p.kind(), COMPOUND_STMT | MEMBER_LIST | DECL_LIST))
+fn is_block_brace(t: &Tree, a: &Atom) -> bool {
+    matches!(a.kind, L_CURLY | R_CURLY) && matches!(t.of(a), COMPOUND_STMT | MEMBER_LIST | DECL_LIST)
 }
 
-/// The unit node whose first token is `tok`, if it starts one.
-fn unit_started_by(tok: &SyntaxToken) -> Option<SyntaxNode> {
-    let start = tok.text_range().start();
-    let mut node = tok.parent()?;
-    let mut found = None;
-    loop {
-        if node.text_range().start() != start {
-            break;
-        }
-        if is_unit(&node) {
-            found = Some(node.clone());
-        }
-        match node.parent() {
-            Some(p) => node = p,
-            None => break,
-        }
-    }
-    found
+/// The outermost unit node whose first token is `a`, if it starts one.
+fn unit_started_by(t: &Tree, a: &Atom) -> Option<NodeId> {
+    t.ancestors(a.parent).take_while(|&n| t.range(n).start() == a.at).filter(|&n| is_unit(t, n)).last()
 }
 
 /// The document for the main file of `parse`.
 pub(crate) fn document<'a>(parse: &Parse, source: &'a str, style: &Style) -> Document<'a> {
-    let atoms = atoms(parse, source);
-    let list_groups = list_groups(&atoms);
-    let soft = soft_plan(&atoms, &list_groups);
-    let short_bodies = short_bodies(&atoms, style.short_functions);
+    let (atoms, tree) = atoms(parse, source);
+    let list_groups = list_groups(&atoms, &tree);
+    let soft = soft_plan(&atoms, &tree, &list_groups);
+    let short_bodies = short_bodies(&atoms, &tree, style.short_functions);
     let mut b = Builder {
-        doc: Document::default(),
+        tree: &tree,
+        source,
+        doc: Document { elements: Vec::with_capacity(atoms.len() * 9 / 4) },
         style: *style,
         frame: Frame::default(),
         outer: Vec::new(),
@@ -393,7 +526,10 @@ struct Frame {
     label_out: bool,
 }
 
-struct Builder<'a> {
+struct Builder<'a, 't> {
+    tree: &'t Tree,
+    /// The main file's text.
+    source: &'a str,
     doc: Document<'a>,
     style: Style,
     frame: Frame,
@@ -420,7 +556,7 @@ struct Builder<'a> {
 /// attributes in one column).
 struct ListGroup {
     /// The list node.
-    list: SyntaxNode,
+    list: NodeId,
     /// The atom index of its `)`.
     close: usize,
     /// Written one item per line: printed so.
@@ -443,11 +579,11 @@ fn is_line_comment(a: &Atom) -> bool {
     a.kind == COMMENT && a.text.starts_with("//")
 }
 
-fn is_block_open(a: &Atom) -> bool {
-    a.kind == L_CURLY && is_block_brace(&a.token)
+fn is_block_open(t: &Tree, a: &Atom) -> bool {
+    a.kind == L_CURLY && is_block_brace(t, a)
 }
 
-impl<'a> Builder<'a> {
+impl<'a> Builder<'a, '_> {
     fn run(&mut self, atoms: &[Atom<'a>]) {
         let mut prev: Option<&Atom<'a>> = None;
         // the gap the previous token asks for before the next one
@@ -456,18 +592,19 @@ impl<'a> Builder<'a> {
         // or opened or closed a block: comments and directives after it are on lines of
         // the block, not continuation lines
         let mut at_boundary = true;
+        let t = self.tree;
         for (i, a) in atoms.iter().enumerate() {
             let directive = matches!(a.kind, PP_DIRECTIVE | PP_INACTIVE);
             let unit = match a.kind {
                 COMMENT | PP_DIRECTIVE | PP_INACTIVE => None,
                 // an invocation at the start of a line where units stand stands for one
-                MACRO_CALL => a.token.parent().filter(|p| holds_units(p.kind()) && a.newlines > 0),
-                _ => unit_started_by(&a.token),
+                MACRO_CALL => Some(a.parent).filter(|&p| holds_units(t.kind(p)) && a.newlines > 0),
+                _ => unit_started_by(t, a),
             };
-            let closing_block = a.kind == R_CURLY && is_block_brace(&a.token);
-            let opening_block = is_block_open(a);
+            let closing_block = a.kind == R_CURLY && is_block_brace(t, a);
+            let opening_block = is_block_open(t, a);
             // unbraced bodies that ended before this token
-            let at = a.token.text_range().start();
+            let at = a.at;
             while self.bodies.last().is_some_and(|&end| end <= at) {
                 self.bodies.pop();
                 self.doc.indent_end();
@@ -481,7 +618,7 @@ impl<'a> Builder<'a> {
                     self.frame = f;
                 }
                 // `{}` stays as it is
-                after = if prev.is_some_and(is_block_open) { Gap::None } else { after.max(Gap::Hard) };
+                after = if prev.is_some_and(|p| is_block_open(t, p)) { Gap::None } else { after.max(Gap::Hard) };
             }
             // `case 1: {` and trailing comments stay on their line
             let mut stays = false;
@@ -489,17 +626,17 @@ impl<'a> Builder<'a> {
                 Gap::None
             } else if directive {
                 Gap::Hard
-            } else if let Some(u) = &unit {
+            } else if let Some(u) = unit {
                 self.close_brackets();
-                let after_label = prev.is_some_and(|p| p.kind == COLON && in_label(&p.token));
-                if after_label && u.kind() == COMPOUND_STMT && a.newlines == 0 {
+                let after_label = prev.is_some_and(|p| p.kind == COLON && in_label(t, p));
+                if after_label && t.kind(u) == COMPOUND_STMT && a.newlines == 0 {
                     // `case 1: {` stays on the label's line, the block at the label's level
                     self.end_case_indent();
                     stays = true;
                     Gap::Space
                 } else {
                     self.end_label_out();
-                    if matches!(u.kind(), CASE_LABEL | DEFAULT_LABEL) {
+                    if matches!(t.kind(u), CASE_LABEL | DEFAULT_LABEL) {
                         self.end_case_indent();
                         if !self.style.indent_case_labels {
                             // at the level of the `switch`, the statements after it not
@@ -513,20 +650,17 @@ impl<'a> Builder<'a> {
                 self.brace_gap(a)
             } else if a.kind == ELSE_KW {
                 match prev {
-                    Some(p) if p.kind == R_CURLY && is_block_brace(&p.token) && self.style.cuddle_else => Gap::Space,
+                    Some(p) if p.kind == R_CURLY && is_block_brace(t, p) && self.style.cuddle_else => Gap::Space,
                     Some(p) if p.kind == R_CURLY => Gap::Hard,
                     _ if a.newlines > 0 => Gap::Hard,
                     _ => Gap::Space,
                 }
-            } else if a.kind == WHILE_KW
-                && a.token.parent().is_some_and(|p| p.kind() == DO_STMT)
-                && prev.is_some_and(|p| p.kind == R_CURLY)
-            {
+            } else if a.kind == WHILE_KW && t.of(a) == DO_STMT && prev.is_some_and(|p| p.kind == R_CURLY) {
                 Gap::Space
             } else if a.newlines > 0 {
                 if a.kind == COMMENT && at_boundary { Gap::Hard } else { Gap::Continue }
             } else if let Some(p) = prev {
-                if space_between(p, a, &self.style) { Gap::Space } else { Gap::None }
+                if space_between(t, p, a, &self.style) { Gap::Space } else { Gap::None }
             } else {
                 Gap::None
             };
@@ -541,12 +675,12 @@ impl<'a> Builder<'a> {
             if a.continued {
                 gap = gap.max(Gap::Continue);
             }
-            if let Some(u) = unit.as_ref().filter(|u| is_unbraced_body(u)) {
+            if let Some(u) = unit.filter(|&u| is_unbraced_body(t, u)) {
                 self.doc.indent_start();
-                self.bodies.push(u.text_range().end());
+                self.bodies.push(t.range(u).end());
             }
             // up to one empty line where the author left some, not after `{` nor before `}`
-            if gap == Gap::Hard && a.newlines > 1 && !closing_block && !prev.is_some_and(is_block_open) {
+            if gap == Gap::Hard && a.newlines > 1 && !closing_block && !prev.is_some_and(|p| is_block_open(t, p)) {
                 gap = Gap::Empty;
             }
             if gap >= Gap::Hard && !matches!(a.kind, COMMENT | PP_DIRECTIVE | PP_INACTIVE) {
@@ -555,9 +689,8 @@ impl<'a> Builder<'a> {
             }
             // an item of a list written as a group: after the comma, a line break when the
             // group breaks
-            let in_group = prev.is_some_and(|p| {
-                p.kind == COMMA && self.groups.last().is_some_and(|g| p.token.parent().as_ref() == Some(&g.list))
-            });
+            let in_group =
+                prev.is_some_and(|p| p.kind == COMMA && self.groups.last().is_some_and(|g| p.parent == g.list));
             if in_group && !a.verbatim && matches!(gap, Gap::Space | Gap::Continue) {
                 let must_break = self.groups.last().is_some_and(|g| g.must_break);
                 self.doc.line(if must_break { Line::Hard } else { Line::Space });
@@ -583,7 +716,7 @@ impl<'a> Builder<'a> {
                 gap = Gap::None;
                 self.doc.line(Line::Space);
             }
-            if let Some(&(extra, fit)) = self.soft.breaks.get(&i)
+            if let Some(&Some((extra, fit))) = self.soft.breaks.get(i)
                 && matches!(gap, Gap::None | Gap::Space)
                 && !a.verbatim
                 && !prev.is_some_and(|p| p.verbatim)
@@ -592,12 +725,11 @@ impl<'a> Builder<'a> {
             } else {
                 self.place_gap(a, gap);
             }
-            for _ in 0..self.soft.starts.get(&i).copied().unwrap_or(0) {
+            for _ in 0..self.soft.starts.get(i).copied().unwrap_or(0) {
                 self.doc.fill_start();
             }
-            if let Some(&ListShape { close, must_break, fill }) = self.list_groups.get(&i)
-                && let Some(list) = a.token.parent()
-            {
+            if let Some(&ListShape { close, must_break, fill }) = self.list_groups.get(&i) {
+                let list = a.parent;
                 if fill {
                     self.doc.fill_start();
                 } else {
@@ -607,12 +739,11 @@ impl<'a> Builder<'a> {
             }
             // where a parameter's attributes start
             if a.kind == L_BRACK
-                && is_first_token(&a.token)
-                && a.token.parent().is_some_and(|p| p.kind() == ATTRIBUTE_LIST)
+                && is_first_token(t, a)
+                && t.of(a) == ATTRIBUTE_LIST
                 && let Some(g) = self.groups.last_mut()
-                && g.list.kind() == PARAM_LIST
-                && a.token.parent().and_then(|l| l.ancestors().find(|n| n.kind() == PARAM_LIST)).as_ref()
-                    == Some(&g.list)
+                && t.kind(g.list) == PARAM_LIST
+                && t.ancestors(a.parent).find(|&n| t.kind(n) == PARAM_LIST) == Some(g.list)
                 && let Some(item) = g.items.last_mut()
                 && item.1.is_none()
             {
@@ -634,7 +765,7 @@ impl<'a> Builder<'a> {
                 // a line break, which keeps the offset inside a unit
                 after = after.max(if at_boundary { Gap::Hard } else { Gap::Continue });
             }
-            if a.kind == SEMI && ends_unit(&a.token) {
+            if a.kind == SEMI && ends_unit(t, a) {
                 after = Gap::Hard;
             }
             if opening_block {
@@ -651,7 +782,7 @@ impl<'a> Builder<'a> {
                     Gap::Hard
                 };
             }
-            if a.kind == COLON && in_label(&a.token) {
+            if a.kind == COLON && in_label(t, a) {
                 after = Gap::Hard;
                 self.end_label_out();
                 if self.style.indent_case_labels && !self.frame.case_indent {
@@ -666,7 +797,7 @@ impl<'a> Builder<'a> {
                 self.doc.group_end();
                 self.align_attributes(&g);
             }
-            for _ in 0..self.soft.ends.get(&i).copied().unwrap_or(0) {
+            for _ in 0..self.soft.ends.get(i).copied().unwrap_or(0) {
                 self.doc.group_end();
             }
             if self.short_close == Some(i) {
@@ -707,7 +838,7 @@ impl<'a> Builder<'a> {
 
     /// The gap before the `{` of a block.
     fn brace_gap(&self, a: &Atom) -> Gap {
-        let owner = a.token.parent().and_then(|b| b.parent()).map(|p| p.kind());
+        let owner = self.tree.parent_kind(a.parent);
         let next_line = match owner {
             Some(FUNCTION | FUNCTION_BODY) => self.style.function_brace_next_line,
             Some(IF_STMT | ELSE_BRANCH | FOR_STMT | RANGE_FOR_STMT | WHILE_STMT | DO_STMT | SWITCH_STMT) => {
@@ -722,7 +853,7 @@ impl<'a> Builder<'a> {
     /// Pads the declarations of a parameter list's items so that their attributes start in
     /// one column when the group breaks.
     fn align_attributes(&mut self, g: &ListGroup) {
-        if g.list.kind() != PARAM_LIST || g.items.iter().filter(|i| i.1.is_some()).count() < 2 {
+        if self.tree.kind(g.list) != PARAM_LIST || g.items.iter().filter(|i| i.1.is_some()).count() < 2 {
             return;
         }
         let width = |from: usize, to: usize| -> usize {
@@ -762,7 +893,7 @@ impl<'a> Builder<'a> {
 
     fn place_gap(&mut self, a: &Atom<'a>, gap: Gap) {
         if a.verbatim {
-            self.doc.verbatim(a.before);
+            self.doc.verbatim(a.before(self.source));
             return;
         }
         if a.continued {
@@ -815,17 +946,17 @@ impl<'a> Builder<'a> {
     }
 
     fn track_brackets(&mut self, a: &Atom, next: Option<&Atom>) {
-        let template_list =
-            || a.token.parent().is_some_and(|p| matches!(p.kind(), TEMPLATE_ARG_LIST | TEMPLATE_PARAM_LIST));
+        let t = self.tree;
+        let template_list = || matches!(t.of(a), TEMPLATE_ARG_LIST | TEMPLATE_PARAM_LIST);
         let opens = match a.kind {
             L_PAREN | L_BRACK => true,
-            L_CURLY => !is_block_brace(&a.token),
+            L_CURLY => !is_block_brace(t, a),
             L_ANGLE => template_list(),
             _ => false,
         };
         let closes = match a.kind {
             R_PAREN | R_BRACK => true,
-            R_CURLY => !is_block_brace(&a.token),
+            R_CURLY => !is_block_brace(t, a),
             R_ANGLE => template_list(),
             _ => false,
         };
@@ -833,10 +964,8 @@ impl<'a> Builder<'a> {
             // the contents of a list or parentheses (not template arguments) may start on
             // the next line, when the bracket stands too far right (not where the author
             // broke the line already)
-            let list = a.token.parent().is_some_and(|p| {
-                matches!(p.kind(), ARG_LIST | PARAM_LIST | INIT_LIST | PAREN_EXPR | CXX_CAST_EXPR | INDEX_EXPR)
-                    && a.kind != L_ANGLE
-            });
+            let list = matches!(t.of(a), ARG_LIST | PARAM_LIST | INIT_LIST | PAREN_EXPR | CXX_CAST_EXPR | INDEX_EXPR)
+                && a.kind != L_ANGLE;
             if list
                 && !a.verbatim
                 && next.is_some_and(|n| {
@@ -879,15 +1008,14 @@ impl<'a> Builder<'a> {
 /// expression, before the `?` and `:` of a conditional one, and after the commas of other
 /// lists. Each place belongs to a fill group that spans its expression (or list), so that
 /// a line breaks at the outermost places first, and only where what follows does not fit.
-#[derive(Default)]
 struct SoftPlan {
-    /// The atoms a break may precede: whether a break there goes one level deeper than
-    /// the alignment in force (inside a list item), and what has to fit for it not to be
-    /// taken.
-    breaks: rustc_hash::FxHashMap<usize, (bool, Fit)>,
-    /// How many groups start at an atom, and end after one.
-    starts: rustc_hash::FxHashMap<usize, u32>,
-    ends: rustc_hash::FxHashMap<usize, u32>,
+    /// Per atom, whether a break may precede it: whether a break there goes one level
+    /// deeper than the alignment in force (inside a list item), and what has to fit for it
+    /// not to be taken.
+    breaks: Vec<Option<(bool, Fit)>>,
+    /// Per atom, how many groups start at it, and end after it.
+    starts: Vec<u16>,
+    ends: Vec<u16>,
 }
 
 /// The precedence of a binary operator (lower binds tighter); assignments and the comma
@@ -909,116 +1037,104 @@ fn precedence(kind: SyntaxKind) -> u8 {
     }
 }
 
-/// The range of the outermost binary expression of a chain of operators of one
+/// The outermost binary expression of a chain of operators of one
 /// precedence that `node` (an expression with an operator of `level`) is part of, and
 /// whether it is (part of) a list item. Found once per node: a long chain would be walked
 /// again from each of its operators.
 fn chain_root(
-    node: &SyntaxNode,
+    t: &Tree,
+    node: NodeId,
     level: u8,
-    roots: &mut rustc_hash::FxHashMap<msl_syntax::TextRange, (msl_syntax::TextRange, bool)>,
-) -> (msl_syntax::TextRange, bool) {
+    roots: &mut rustc_hash::FxHashMap<NodeId, (NodeId, bool)>,
+) -> (NodeId, bool) {
     let mut walked = Vec::new();
-    let mut at = node.clone();
+    let mut at = node;
     let found = loop {
-        if let Some(&known) = roots.get(&at.text_range()) {
+        if let Some(&known) = roots.get(&at) {
             break known;
         }
-        walked.push(at.text_range());
-        match at.parent().filter(|p| p.kind() == BIN_EXPR) {
-            Some(up) if binary_operator(&up).is_some_and(|op| precedence(op.kind()) == level) => at = up,
-            _ => break (at.text_range(), in_list_item(&at)),
+        walked.push(at);
+        match t.parent(at).filter(|&p| t.kind(p) == BIN_EXPR) {
+            Some(up) if t.operator(up).is_some_and(|op| precedence(op) == level) => at = up,
+            _ => break (at, in_list_item(t, at)),
         }
     };
-    for r in walked {
-        roots.insert(r, found);
+    for n in walked {
+        roots.insert(n, found);
     }
     found
 }
 
-/// The operator token of a binary expression.
-fn binary_operator(node: &SyntaxNode) -> Option<SyntaxToken> {
-    let first = node.first_token()?;
-    node.children_with_tokens().filter_map(|e| e.into_token()).find(|t| {
-        *t != first && !t.kind().is_trivia() && is_punctuation(t.kind()) && !matches!(t.kind(), L_PAREN | R_PAREN)
-    })
-}
-
-fn soft_plan(atoms: &[Atom], list_groups: &rustc_hash::FxHashMap<usize, ListShape>) -> SoftPlan {
-    let mut plan = SoftPlan::default();
-    let starts: Vec<msl_syntax::TextSize> = atoms.iter().map(|a| a.token.text_range().start()).collect();
+fn soft_plan(atoms: &[Atom], t: &Tree, list_groups: &rustc_hash::FxHashMap<usize, ListShape>) -> SoftPlan {
+    let mut plan =
+        SoftPlan { breaks: vec![None; atoms.len()], starts: vec![0; atoms.len()], ends: vec![0; atoms.len()] };
     // the lists already laid out as groups
-    let grouped: rustc_hash::FxHashSet<SyntaxNode> =
-        list_groups.keys().filter_map(|&i| atoms[i].token.parent()).collect();
+    let grouped: rustc_hash::FxHashSet<NodeId> = list_groups.keys().map(|&i| atoms[i].parent).collect();
     let mut groups: rustc_hash::FxHashSet<(usize, usize)> = rustc_hash::FxHashSet::default();
     let mut roots = rustc_hash::FxHashMap::default();
-    let mut add = |plan: &mut SoftPlan, range: msl_syntax::TextRange, at: usize, extra: bool, fit: Fit| {
-        let first = starts.partition_point(|&s| s < range.start());
-        let last = starts.partition_point(|&s| s < range.end()).saturating_sub(1);
+    // a break before atom `at`, in the group of the atoms `first..end`
+    let mut add = |plan: &mut SoftPlan, (first, end): (usize, usize), at: usize, extra: bool, fit: Fit| {
+        let last = end.saturating_sub(1);
         if at <= first || at > last || atoms[at].kind == COMMENT || atoms[at - 1].kind == COMMENT {
             return;
         }
-        plan.breaks.insert(at, (extra, fit));
+        plan.breaks[at] = Some((extra, fit));
         if groups.insert((first, last)) {
-            *plan.starts.entry(first).or_default() += 1;
-            *plan.ends.entry(last).or_default() += 1;
+            plan.starts[first] = plan.starts[first].saturating_add(1);
+            plan.ends[last] = plan.ends[last].saturating_add(1);
         }
     };
     for (i, a) in atoms.iter().enumerate() {
-        let Some(parent) = a.token.parent() else { continue };
-        match (parent.kind(), a.kind) {
+        let parent = a.parent;
+        match (t.kind(parent), a.kind) {
             (BIN_EXPR, _)
-                if is_punctuation(a.kind) && !matches!(a.kind, L_PAREN | R_PAREN) && !is_first_token(&a.token) =>
+                if is_punctuation(a.kind) && !matches!(a.kind, L_PAREN | R_PAREN) && !is_first_token(t, a) =>
             {
                 // the chain of operators of one precedence is one group
                 let level = precedence(a.kind);
                 let (root, extra) = if level < 16 {
-                    chain_root(&parent, level, &mut roots)
+                    chain_root(t, parent, level, &mut roots)
                 } else {
-                    (parent.text_range(), in_list_item(&parent))
+                    (parent, in_list_item(t, parent))
                 };
-                add(&mut plan, root, i + 1, extra, if level == 16 { Fit::Head } else { Fit::Item });
+                add(&mut plan, t.span(root), i + 1, extra, if level == 16 { Fit::Head } else { Fit::Item });
             }
-            (INITIALIZER, EQ) => add(&mut plan, parent.text_range(), i + 1, in_list_item(&parent), Fit::Head),
+            (INITIALIZER, EQ) => add(&mut plan, t.span(parent), i + 1, in_list_item(t, parent), Fit::Head),
             (CONDITIONAL_EXPR, QUESTION | COLON) => {
-                add(&mut plan, parent.text_range(), i, in_list_item(&parent), Fit::Item)
+                add(&mut plan, t.span(parent), i, in_list_item(t, parent), Fit::Item)
             }
             // a template's arguments break last: only when what follows the comma up to its
             // next possible break does not fit
             (ARG_LIST | PARAM_LIST | INIT_LIST | TEMPLATE_ARG_LIST | TEMPLATE_PARAM_LIST | VAR_DECL, COMMA)
                 if !grouped.contains(&parent) =>
             {
-                let last = matches!(parent.kind(), TEMPLATE_ARG_LIST | TEMPLATE_PARAM_LIST);
-                add(&mut plan, parent.text_range(), i + 1, false, if last { Fit::Last } else { Fit::Item })
+                let last = matches!(t.kind(parent), TEMPLATE_ARG_LIST | TEMPLATE_PARAM_LIST);
+                add(&mut plan, t.span(parent), i + 1, false, if last { Fit::Last } else { Fit::Item })
             }
             // a parameter: before its attributes, when they do not fit after it
             (ATTRIBUTE_LIST, L_BRACK)
-                if is_first_token(&a.token)
-                    && let Some(param) = parent.ancestors().skip(1).take(2).find(|p| p.kind() == PARAM) =>
+                if is_first_token(t, a)
+                    && let Some(param) = t.ancestors(parent).skip(1).take(2).find(|&p| t.kind(p) == PARAM) =>
             {
-                add(&mut plan, param.text_range(), i, true, Fit::Head);
+                add(&mut plan, t.span(param), i, true, Fit::Head);
             }
             // a function or explicit instantiation: after its attributes, and before its
             // name, when what follows up to its first break does not fit
-            (ATTRIBUTE_LIST | NAME, _) if is_first_token(&a.token) => {
-                let Some(decl) = declaration_of(&parent) else { continue };
+            (ATTRIBUTE_LIST | NAME, _) if is_first_token(t, a) => {
+                let Some(decl) = declaration_of(t, parent) else { continue };
                 // the head: up to the body; from `template` in an explicit instantiation
-                let end = decl
-                    .children()
-                    .find(|c| matches!(c.kind(), COMPOUND_STMT | FUNCTION_BODY))
-                    .map_or(decl.text_range().end(), |b| b.text_range().start());
-                let start = decl
-                    .parent()
-                    .filter(|p| p.kind() == EXPLICIT_INSTANTIATION)
-                    .map_or(decl.text_range().start(), |p| p.text_range().start());
-                let at = if parent.kind() == NAME {
-                    i
-                } else {
-                    let after = parent.text_range().end();
-                    starts.partition_point(|&s| s < after)
-                };
+                let range = t.range(decl);
+                let end =
+                    t.nodes.get(decl as usize).filter(|d| d.body != NO_BODY).map_or(range.end(), |d| d.body.into());
+                let start = t
+                    .parent(decl)
+                    .filter(|&p| t.kind(p) == EXPLICIT_INSTANTIATION)
+                    .map_or(range.start(), |p| t.range(p).start());
+                let at = if t.kind(parent) == NAME { i } else { t.span(parent).1 };
                 if at < atoms.len() && start < end {
-                    add(&mut plan, msl_syntax::TextRange::new(start, end), at, false, Fit::Head);
+                    let first = atoms.partition_point(|a| a.at < start);
+                    let end = atoms.partition_point(|a| a.at < end);
+                    add(&mut plan, (first, end), at, false, Fit::Head);
                 }
             }
             _ => {}
@@ -1029,36 +1145,36 @@ fn soft_plan(atoms: &[Atom], list_groups: &rustc_hash::FxHashMap<usize, ListShap
 
 /// For the attributes that lead the declaration of a function or of an explicit
 /// instantiation, or the name it declares: that declaration.
-fn declaration_of(node: &SyntaxNode) -> Option<SyntaxNode> {
-    let decl = match node.kind() {
-        ATTRIBUTE_LIST => node.parent()?,
+fn declaration_of(t: &Tree, node: NodeId) -> Option<NodeId> {
+    let decl = match t.kind(node) {
+        ATTRIBUTE_LIST => t.parent(node)?,
         NAME => {
-            let declarator = node.parent().filter(|d| d.kind() == DECLARATOR)?;
-            let up = declarator.parent()?;
-            match up.kind() {
+            let declarator = t.parent(node).filter(|&d| t.kind(d) == DECLARATOR)?;
+            let up = t.parent(declarator)?;
+            match t.kind(up) {
                 FUNCTION => up,
-                INIT_DECLARATOR => up.parent()?,
+                INIT_DECLARATOR => t.parent(up)?,
                 _ => return None,
             }
         }
         _ => return None,
     };
-    let instantiation = decl.parent().is_some_and(|p| p.kind() == EXPLICIT_INSTANTIATION);
-    let standing =
-        decl.kind() == FUNCTION && (is_unit(&decl) || instantiation) || decl.kind() == VAR_DECL && instantiation;
+    let instantiation = t.parent_kind(decl) == Some(EXPLICIT_INSTANTIATION);
+    let kind = t.kind(decl);
+    let standing = kind == FUNCTION && (is_unit(t, decl) || instantiation) || kind == VAR_DECL && instantiation;
     standing.then_some(decl)
 }
 
 /// Whether an expression is (part of) an item of a bracketed list, rather than directly
 /// inside parentheses or a statement: its continuation lines then go one level deeper
 /// than the item.
-fn in_list_item(node: &SyntaxNode) -> bool {
-    for n in node.ancestors().skip(1) {
-        match n.kind() {
+fn in_list_item(t: &Tree, node: NodeId) -> bool {
+    for n in t.ancestors(node).skip(1) {
+        match t.kind(n) {
             ARG_LIST | PARAM_LIST | INIT_LIST | TEMPLATE_ARG_LIST | TEMPLATE_PARAM_LIST | INDEX_EXPR
             | CXX_CAST_EXPR => return true,
             PAREN_EXPR | IF_STMT | WHILE_STMT | SWITCH_STMT | FOR_STMT | DO_STMT => return false,
-            _ if is_unit(&n) => return false,
+            _ if is_unit(t, n) => return false,
             _ => {}
         }
     }
@@ -1069,7 +1185,7 @@ fn in_list_item(node: &SyntaxNode) -> bool {
 /// atom index of each one's `{`, with that of its `}`. A body qualifies when it holds at
 /// most one statement, no block, and nothing kept as written (comments, directives, macro
 /// invocations, line continuations).
-fn short_bodies(atoms: &[Atom], which: ShortFunctions) -> rustc_hash::FxHashMap<usize, usize> {
+fn short_bodies(atoms: &[Atom], t: &Tree, which: ShortFunctions) -> rustc_hash::FxHashMap<usize, usize> {
     let mut out = rustc_hash::FxHashMap::default();
     if which == ShortFunctions::None {
         return out;
@@ -1077,38 +1193,38 @@ fn short_bodies(atoms: &[Atom], which: ShortFunctions) -> rustc_hash::FxHashMap<
     let mut i = 0;
     while i < atoms.len() {
         let a = &atoms[i];
-        let body = a.token.parent().filter(|b| b.kind() == COMPOUND_STMT);
-        let function = body.as_ref().and_then(|b| b.parent()).and_then(|p| match p.kind() {
+        let body = Some(a.parent).filter(|&b| t.kind(b) == COMPOUND_STMT);
+        let function = body.and_then(|b| t.parent(b)).and_then(|p| match t.kind(p) {
             FUNCTION => Some(p),
-            FUNCTION_BODY => p.parent(),
+            FUNCTION_BODY => t.parent(p),
             _ => None,
         });
-        let (Some(body), Some(function)) = (body.filter(|_| is_block_open(a)), function) else {
+        let (Some(body), Some(function)) = (body.filter(|_| is_block_open(t, a)), function) else {
             i += 1;
             continue;
         };
-        let statements = body.children().count();
-        let in_class = function.parent().is_some_and(|p| p.kind() == MEMBER_LIST);
+        let statements = t.nodes.get(body as usize).map_or(0, |b| b.children);
+        let in_class = t.parent_kind(function) == Some(MEMBER_LIST);
         let wanted = match which {
             ShortFunctions::None => false,
             ShortFunctions::Empty => statements == 0,
             ShortFunctions::Inline => statements == 0 || in_class,
             ShortFunctions::All => true,
         };
-        let end = body.text_range().end();
+        let end = t.range(body).end();
         // the `}`: the last atom of the body
         let mut j = i + 1;
         let mut plain = true;
-        while j < atoms.len() && atoms[j].token.text_range().end() < end {
+        while j < atoms.len() && atoms[j].end() < end {
             let b = &atoms[j];
             // the statement on one line as written (a line break inside it is the author's)
             plain &= j == i + 1 || b.newlines == 0;
             let kept = b.verbatim || b.continued || matches!(b.kind, COMMENT | PP_DIRECTIVE | PP_INACTIVE | MACRO_CALL);
-            let block = matches!(b.kind, L_CURLY | R_CURLY) && is_block_brace(&b.token);
+            let block = is_block_brace(t, b);
             plain &= !kept && !block;
             j += 1;
         }
-        let closes = atoms.get(j).is_some_and(|c| c.kind == R_CURLY && c.token.text_range().end() == end);
+        let closes = atoms.get(j).is_some_and(|c| c.kind == R_CURLY && c.end() == end);
         if wanted && plain && closes && statements <= 1 && !a.verbatim {
             out.insert(i, j);
         }
@@ -1135,7 +1251,7 @@ struct ListShape {
 /// written an item per line (the first after the `(`) is a group that breaks. Other lists,
 /// and lists with comments, directives, line continuations or macro invocations inside,
 /// keep their lines.
-fn list_groups(atoms: &[Atom]) -> rustc_hash::FxHashMap<usize, ListShape> {
+fn list_groups(atoms: &[Atom], t: &Tree) -> rustc_hash::FxHashMap<usize, ListShape> {
     struct Scan {
         open: usize,
         /// `{` of an initializer list, or `(`.
@@ -1154,7 +1270,7 @@ fn list_groups(atoms: &[Atom]) -> rustc_hash::FxHashMap<usize, ListShape> {
         let odd = a.continued || a.verbatim || matches!(a.kind, COMMENT | PP_DIRECTIVE | PP_INACTIVE | MACRO_CALL);
         let after_list_comma = i > 0
             && atoms[i - 1].kind == COMMA
-            && stack.last().is_some_and(|s| atoms[i - 1].token.parent() == atoms[s.open].token.parent());
+            && stack.last().is_some_and(|s| atoms[i - 1].parent == atoms[s.open].parent);
         let depth = stack.len();
         for (k, s) in stack.iter_mut().enumerate() {
             if odd {
@@ -1176,15 +1292,15 @@ fn list_groups(atoms: &[Atom]) -> rustc_hash::FxHashMap<usize, ListShape> {
         }
         match a.kind {
             L_PAREN => {
-                let list = a.token.parent().is_some_and(|p| matches!(p.kind(), PARAM_LIST | ARG_LIST));
+                let list = matches!(t.of(a), PARAM_LIST | ARG_LIST);
                 stack.push(Scan { open: i, braced: false, list, one_line: true, per_line: true, commas: 0 });
             }
-            L_CURLY if a.token.parent().is_some_and(|p| p.kind() == INIT_LIST) => {
+            L_CURLY if t.of(a) == INIT_LIST => {
                 stack.push(Scan { open: i, braced: true, list: true, one_line: true, per_line: true, commas: 0 });
             }
             COMMA => {
                 if let Some(top) = stack.last_mut()
-                    && a.token.parent() == atoms[top.open].token.parent()
+                    && a.parent == atoms[top.open].parent
                 {
                     top.commas += 1;
                 }
@@ -1192,7 +1308,7 @@ fn list_groups(atoms: &[Atom]) -> rustc_hash::FxHashMap<usize, ListShape> {
             R_PAREN | R_CURLY => {
                 // only the bracket that closes the innermost one scanned
                 let braced = a.kind == R_CURLY;
-                if braced && a.token.parent().is_none_or(|p| p.kind() != INIT_LIST) {
+                if braced && t.of(a) != INIT_LIST {
                     continue;
                 }
                 if stack.last().is_none_or(|s| s.braced != braced) {
@@ -1202,7 +1318,7 @@ fn list_groups(atoms: &[Atom]) -> rustc_hash::FxHashMap<usize, ListShape> {
                     && s.list
                     && s.commas > 0
                     && (s.one_line || s.per_line)
-                    && atoms[s.open].token.parent() == a.token.parent()
+                    && atoms[s.open].parent == a.parent
                 {
                     // a one-line initializer list is packed: as many items per line as fit
                     out.insert(s.open, ListShape { close: i, must_break: !s.one_line, fill: braced && s.one_line });
@@ -1216,30 +1332,29 @@ fn list_groups(atoms: &[Atom]) -> rustc_hash::FxHashMap<usize, ListShape> {
 
 /// Whether a `:` ends a `case` or `default` label (or a `public:` access specifier, or
 /// a `label:`).
-fn in_label(tok: &SyntaxToken) -> bool {
-    tok.parent().is_some_and(|p| matches!(p.kind(), CASE_LABEL | DEFAULT_LABEL))
+fn in_label(t: &Tree, a: &Atom) -> bool {
+    matches!(t.of(a), CASE_LABEL | DEFAULT_LABEL)
 }
 
 /// Whether a `;` ends a unit (not one inside a `for` header).
-fn ends_unit(tok: &SyntaxToken) -> bool {
-    let Some(p) = tok.parent() else { return false };
-    !matches!(p.kind(), FOR_STMT | FOR_INIT | FOR_INCREMENT | CONDITION)
+fn ends_unit(t: &Tree, a: &Atom) -> bool {
+    !matches!(t.of(a), FOR_STMT | FOR_INIT | FOR_INCREMENT | CONDITION)
 }
 
 /// Whether one space separates `a` and `b` on a line. Never none where the two would
 /// then read as other tokens.
-fn space_between(a: &Atom, b: &Atom, style: &Style) -> bool {
-    space_rule(a, b, style) || b.spaced && fused(a, b)
+fn space_between(t: &Tree, a: &Atom, b: &Atom, style: &Style) -> bool {
+    space_rule(t, a, b, style) || b.spaced && fused(a, b)
 }
 
-fn space_rule(a: &Atom, b: &Atom, style: &Style) -> bool {
+fn space_rule(t: &Tree, a: &Atom, b: &Atom, style: &Style) -> bool {
     let written = b.spaced;
     // a macro invocation, a comment: as written
     if matches!(a.kind, MACRO_CALL | COMMENT) || matches!(b.kind, MACRO_CALL | COMMENT) {
         return written;
     }
-    let ap = a.token.parent().map(|p| p.kind());
-    let bp = b.token.parent().map(|p| p.kind());
+    let ap = Some(t.of(a));
+    let bp = Some(t.of(b));
     if matches!(b.kind, COMMA | SEMI) {
         return false;
     }
@@ -1253,7 +1368,7 @@ fn space_rule(a: &Atom, b: &Atom, style: &Style) -> bool {
     // an attribute after a name or a parameter list: `float4 p [[position]]`
     if b.kind == L_BRACK
         && bp == Some(ATTRIBUTE_LIST)
-        && is_first_token(&b.token)
+        && is_first_token(t, b)
         && matches!(a.kind, IDENT | R_PAREN | R_BRACK)
     {
         return true;
@@ -1272,11 +1387,11 @@ fn space_rule(a: &Atom, b: &Atom, style: &Style) -> bool {
         return false;
     }
     // binary operators, assignments and the conditional operator: spaced
-    if is_operator_of(a, ap, b) || is_operator_of(b, bp, a) {
+    if is_operator_of(t, a, ap) || is_operator_of(t, b, bp) {
         return true;
     }
     // unary operators: nothing between them and their operand
-    if ap == Some(PREFIX_EXPR) && is_first_token(&a.token) && is_punctuation(a.kind) {
+    if ap == Some(PREFIX_EXPR) && is_first_token(t, a) && is_punctuation(a.kind) {
         return false;
     }
     if bp == Some(POSTFIX_EXPR) && matches!(b.kind, PLUS2 | MINUS2) {
@@ -1326,9 +1441,9 @@ fn space_rule(a: &Atom, b: &Atom, style: &Style) -> bool {
 
 /// Whether `op` is the operator of a binary, assignment or conditional expression (and
 /// `other` one of its operands).
-fn is_operator_of(op: &Atom, parent: Option<SyntaxKind>, _other: &Atom) -> bool {
+fn is_operator_of(t: &Tree, op: &Atom, parent: Option<SyntaxKind>) -> bool {
     match parent {
-        Some(BIN_EXPR) => !is_first_token(&op.token) && op.kind != L_PAREN && op.kind != R_PAREN,
+        Some(BIN_EXPR) => !is_first_token(t, op) && op.kind != L_PAREN && op.kind != R_PAREN,
         Some(CONDITIONAL_EXPR) => matches!(op.kind, QUESTION | COLON),
         Some(INITIALIZER) => op.kind == EQ,
         Some(TYPE_PARAM | NON_TYPE_PARAM | ALIAS_DECL | ENUMERATOR) => op.kind == EQ,
@@ -1348,9 +1463,9 @@ fn fused(a: &Atom, b: &Atom) -> bool {
     tokens.len() < 2
 }
 
-fn is_first_token(tok: &SyntaxToken) -> bool {
+fn is_first_token(t: &Tree, a: &Atom) -> bool {
     // trivia before a node belong to the node around it: its first token starts it
-    tok.parent().is_some_and(|p| p.text_range().start() == tok.text_range().start())
+    t.range(a.parent).start() == a.at
 }
 
 /// The lines of a text longer than a line width, and how many of them the formatter could
@@ -1396,9 +1511,9 @@ pub(crate) fn long_lines(parse: &Parse, source: &str, options: &crate::PrintOpti
     };
     let mut forced = vec![false; lines.len()];
     let mut unit_indent = 0usize;
-    let base = source.as_ptr() as usize;
-    for a in atoms(parse, source) {
-        let start = a.text.as_ptr() as usize - base;
+    let (atoms, tree) = atoms(parse, source);
+    for a in atoms {
+        let start = a.offset_in(source);
         let end = start + a.text.len();
         let (first, last) = (line_of(start), line_of(end.saturating_sub(1).max(start)));
         let kept = a.verbatim
@@ -1411,10 +1526,10 @@ pub(crate) fn long_lines(parse: &Parse, source: &str, options: &crate::PrintOpti
         }
         if a.verbatim {
             // the whitespace before it is kept too
-            let from = line_of(start - a.before.len());
+            let from = line_of(start - a.before_len as usize);
             forced[from..=first].iter_mut().for_each(|f| *f = true);
         }
-        if unit_started_by(&a.token).is_some() {
+        if unit_started_by(&tree, &a).is_some() {
             unit_indent = indent(first);
         }
         let least = indent(first).min(unit_indent + options.indent_width);

@@ -66,11 +66,11 @@ pub fn long_lines(parse: &Parse, text: &str, options: &Options) -> LongLines {
     format::long_lines(parse, text, &options.print)
 }
 
-/// The edits of [`format_with_edits`] joined into one per run of touched lines: each
-/// replaces whole lines of `input` (from the start of the first line an edit touches to
-/// the end of the last, lines next to each other joined) with what they become. An editor
-/// applies a few thousand of these faster than tens of thousands of small ones, and they
-/// carry the same result.
+/// The edits of [`format_with_edits`] joined into one per run of touched lines (lines
+/// next to each other joined): each replaces the part of those lines that changes, from
+/// the first byte that differs to the last, with what it becomes. An editor applies a few
+/// thousand of these faster than tens of thousands of small ones, and they carry the same
+/// result.
 pub fn line_edits(input: &str, edits: &[Edit]) -> Vec<Edit> {
     let line_start = |at: usize| input[..at].rfind('\n').map_or(0, |n| n + 1);
     let line_end = |at: usize| input[at..].find('\n').map_or(input.len(), |n| at + n + 1);
@@ -90,7 +90,20 @@ pub fn line_edits(input: &str, edits: &[Edit]) -> Vec<Edit> {
             i += 1;
         }
         text.push_str(&input[at..end]);
-        out.push((start..end, text));
+        // what stays the same at both ends is left out
+        let old = &input[start..end];
+        let mut head = old.bytes().zip(text.bytes()).take_while(|(a, b)| a == b).count();
+        while !old.is_char_boundary(head) {
+            head -= 1;
+        }
+        let room = old.len().min(text.len()) - head;
+        let mut tail = old.bytes().rev().zip(text.bytes().rev()).take(room).take_while(|(a, b)| a == b).count();
+        while !old.is_char_boundary(old.len() - tail) {
+            tail -= 1;
+        }
+        text.truncate(text.len() - tail);
+        text.drain(..head);
+        out.push((start + head..end - tail, text));
     }
     out
 }
@@ -104,11 +117,9 @@ pub fn verify(input: &str, output: &str) -> Result<(), FormatError> {
 /// The edits that turn `input` into `output` when the two read as the same tokens (a
 /// comment may lose trailing spaces); otherwise where they first differ.
 fn compare(input: &str, output: &str) -> Result<Vec<Edit>, FormatError> {
-    let (a, _) = msl_syntax::lexer::lex(input);
-    let (b, _) = msl_syntax::lexer::lex(output);
-    let significant = |t: &&msl_syntax::lexer::Token| !matches!(t.kind, SyntaxKind::WHITESPACE | SyntaxKind::NEWLINE);
-    let mut a = a.iter().filter(significant);
-    let mut b = b.iter().filter(significant);
+    let significant = |t: &msl_syntax::lexer::Token| !matches!(t.kind, SyntaxKind::WHITESPACE | SyntaxKind::NEWLINE);
+    let mut a = msl_syntax::lexer::tokens(input).filter(significant);
+    let mut b = msl_syntax::lexer::tokens(output).filter(significant);
     let mut edits = Vec::new();
     let (mut ia, mut ib) = (0usize, 0usize);
     loop {

@@ -97,7 +97,7 @@ fn apply(text: &str, edits: &[msl_fmt::Edit]) -> String {
 }
 
 #[test]
-fn edits_joined_by_lines_give_the_same_result_with_fewer_edits() {
+fn edits_joined_by_lines_and_trimmed_give_the_same_result_with_fewer_edits() {
     for path in fixtures() {
         let options = options_of(&path);
         let text = std::fs::read_to_string(&path).expect("fixture");
@@ -107,10 +107,17 @@ fn edits_joined_by_lines_give_the_same_result_with_fewer_edits() {
         let lines = msl_fmt::line_edits(&text, &edits);
         assert_eq!(apply(&text, &lines), out, "{}: the line edits", path.display());
         assert!(lines.len() <= edits.len(), "{}", path.display());
-        for (range, _) in &lines {
-            let starts_line = range.start == 0 || text.as_bytes()[range.start - 1] == b'\n';
-            let ends_line = range.end == text.len() || text.as_bytes()[range.end - 1] == b'\n';
-            assert!(starts_line && ends_line, "{}: {range:?} is not whole lines", path.display());
+        for (i, (range, new)) in lines.iter().enumerate() {
+            // no two on one line
+            let line = |at: usize| text[..at].matches('\n').count();
+            if let Some((next, _)) = lines.get(i + 1) {
+                assert!(line(range.end) < line(next.start), "{}: {range:?} and {next:?} share a line", path.display());
+            }
+            // each starts and ends where the text changes
+            let old = &text[range.clone()];
+            let differ = |a: Option<u8>, b: Option<u8>| a.is_none() || b.is_none() || a != b;
+            assert!(differ(old.bytes().next(), new.bytes().next()), "{}: {range:?} starts early", path.display());
+            assert!(differ(old.bytes().last(), new.bytes().last()), "{}: {range:?} ends late", path.display());
         }
     }
     // a gap at the very end, and one that spans lines

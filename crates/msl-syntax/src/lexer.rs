@@ -116,6 +116,30 @@ pub(crate) fn lex_in_halves(text: &str, mid: usize) -> Option<(Vec<Token>, Vec<L
     })
 }
 
+/// The tokens of `text`, lexed a stretch at a time as they are read: the same tokens as
+/// [`lex`], for a caller that reads them once, in order, and need not hold them all (a
+/// large text's tokens take twelve bytes each). Errors are not reported.
+pub fn tokens(text: &str) -> impl Iterator<Item = Token> + '_ {
+    /// How many bytes are lexed at a time.
+    const STRETCH: usize = 16 * 1024;
+    let mut lx = Lexer { text, bytes: text.as_bytes(), pos: 0, tokens: Vec::new(), errors: Vec::new() };
+    let mut next = 0;
+    std::iter::from_fn(move || {
+        if next == lx.tokens.len() {
+            lx.tokens.clear();
+            lx.errors.clear();
+            next = 0;
+            // tokens start where they would in one pass: the lexer keeps no state between
+            // tokens, and a stretch ends with the token that reaches its end
+            let stop = lx.pos.saturating_add(STRETCH);
+            lx.run(stop);
+        }
+        let t = lx.tokens.get(next).copied();
+        next += 1;
+        t
+    })
+}
+
 /// Lexes a single token from the start of `text`; used for `##` pasting. Returns `None`
 /// unless the whole text is exactly one non-trivia token.
 pub fn lex_single(text: &str) -> Option<SyntaxKind> {
@@ -752,6 +776,20 @@ mod tests {
         let long = tricky.repeat(PARALLEL_LEX_BYTES / tricky.len() + 2);
         assert!(split_point(&long).is_some());
         assert_eq!(lex(&long), lex_one_pass(&long));
+    }
+
+    #[test]
+    fn tokens_a_stretch_at_a_time_are_those_of_one_pass() {
+        // stretches end inside comments, strings, raw strings and continuations
+        let tricky = "kernel void k(device float *a [[buffer(0)]]) {\n    /* a comment\n    that spans */ a[0] = 1.5e-3f;\n\
+                      #define M(x) \\\n  (x + 1)\n    const char *s = \"text \\\" more\";\n    auto r = R\"d(raw\n)\" )d\";\n\
+                      float \u{e9}t\u{e9} = 0x1p-2f; // \u{2014} note\n}\n";
+        for pad in [0, 1, 7, 100] {
+            let text = format!("{}{}/* unterminated", " ".repeat(pad), tricky.repeat(40_000 / tricky.len() + 3));
+            assert!(text.len() > 32 * 1024);
+            assert_eq!(tokens(&text).collect::<Vec<_>>(), lex_one_pass(&text).0, "padded by {pad}");
+        }
+        assert_eq!(tokens("").count(), 0);
     }
 
     fn kinds(text: &str) -> Vec<(SyntaxKind, &str)> {
