@@ -224,7 +224,15 @@ impl Indent {
 /// Lays the document out. Lines end with `\n` and carry no trailing spaces.
 pub fn print(doc: &Document<'_>, options: &PrintOptions) -> String {
     let els = &doc.elements;
-    let mut out = String::new();
+    // the text, and about a byte of whitespace per other element (grown once if short)
+    let size: usize = els
+        .iter()
+        .map(|e| match e {
+            Element::Text(s) | Element::Verbatim(s) | Element::Directive(s, _) => s.len(),
+            _ => 2,
+        })
+        .sum();
+    let mut out = String::with_capacity(size);
     let mut column = 0usize;
     let mut indents: Vec<Indent> = vec![Indent { tabs: 0, spaces: 0, align: false }];
     // the mode of each open group, innermost last
