@@ -45,6 +45,33 @@ fn packaged_server(dir: &Path) -> Result<PathBuf, String> {
     Ok(copy)
 }
 
+/// The VS Code package for one platform (`vsce package --target`), with `server` (built
+/// for it) as the only server inside, written to `out`; returns its path.
+pub fn package_vscode_for(server: &Path, platform: &str, out: &Path) -> Result<PathBuf, String> {
+    let dir = vscode_dir();
+    step(
+        "npm ci (editors/vscode)",
+        Command::new(npm()).args(["ci", "--no-audit", "--no-fund", "--ignore-scripts"]).current_dir(&dir),
+    )?;
+    // one server per package: the other platform's name must not linger
+    for name in ["msl-lsp", "msl-lsp.exe"] {
+        let _ = std::fs::remove_file(dir.join("server").join(name));
+    }
+    step(
+        &format!("bundle msl-lsp for {platform}"),
+        Command::new(npm()).args(["run", "bundle-server", "--"]).arg(server).current_dir(&dir),
+    )?;
+    let vsix = out.join(format!("msl-{platform}.vsix"));
+    step(
+        &format!("package the .vsix for {platform}"),
+        Command::new(npm())
+            .args(["exec", "--", "vsce", "package", "--no-dependencies", "--target", platform, "--out"])
+            .arg(&vsix)
+            .current_dir(&dir),
+    )?;
+    Ok(vsix)
+}
+
 /// `npm ci` (when the lock file changed or nothing is installed), bundle the server,
 /// package the `.vsix`; returns its path.
 fn package_vscode(server: &Path) -> Result<PathBuf, String> {
@@ -55,6 +82,10 @@ fn package_vscode(server: &Path) -> Result<PathBuf, String> {
         "npm ci (editors/vscode)",
         Command::new(npm()).args(["ci", "--no-audit", "--no-fund", "--ignore-scripts"]).current_dir(&dir),
     )?;
+    // one server per package: a cross build's (`dist --target`) must not linger
+    for name in ["msl-lsp", "msl-lsp.exe"] {
+        let _ = std::fs::remove_file(dir.join("server").join(name));
+    }
     step(
         "bundle msl-lsp into the extension",
         Command::new(npm()).args(["run", "bundle-server", "--"]).arg(server).current_dir(&dir),

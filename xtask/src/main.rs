@@ -2,7 +2,9 @@
 
 mod analysis_stats;
 mod bench;
+mod binfmt;
 mod corpus;
+mod dist;
 mod editors;
 mod format_corpus;
 mod lsp_bench;
@@ -29,6 +31,8 @@ fn main() -> ExitCode {
         "bench" => bench::run(rest),
         "lsp-bench" => lsp_bench::run(rest),
         "test" => test::run(rest),
+        "dist" if rest.iter().any(|a| a == "--cross-check") => dist::cross_check().map(|()| 0),
+        "dist" if rest.iter().any(|a| a == "--target" || a == "--all") => dist::run(rest),
         "dist" => editors::dist(rest),
         "zero-config" => zero_config::run(rest),
         "analysis-stats" => analysis_stats::run(rest),
@@ -40,6 +44,8 @@ fn main() -> ExitCode {
                  commands:\n  \
                  test [--no-editors | --editors-only]            formatting, clippy, all tests, the corpus, the editors (what CI runs)\n  \
                  dist [--no-pgo]                                 the VS Code extension (.vsix) with the release msl-lsp inside\n  \
+                 dist --target TRIPLE... | --all                 msl-check, msl-fmt and msl-lsp built for other platforms, archived in target/dist\n  \
+                 dist --cross-check                              the checker built for Windows, aarch64 Linux and macOS, run under Wine and qemu like this machine's (part of test)\n  \
                  corpus [--filter TEXT] [--jobs N] [--verbose]   check every unit of the corpus; one summary line\n  \
                  \x20      [--semantic | --cli] [--warnings]        with the checker / through msl-check; list warnings\n  \
                  \x20      [--typos]                                inject typos into names; count those reported\n  \

@@ -48,6 +48,9 @@ pub fn run(args: &[String]) -> Result<u8, String> {
             return Err("corpus through msl-check failed".into());
         }
     }
+    if !quick {
+        crate::dist::cross_check()?;
+    }
     if editors {
         crate::editors::test()?;
     }

@@ -2,7 +2,7 @@
 // msl.server.path setting, so that `npm run package` ships it inside the .vsix.
 //   npm run bundle-server -- PATH/TO/msl-lsp      (or set MSL_LSP=PATH/TO/msl-lsp)
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -33,9 +33,34 @@ mkdirSync(dirname(to), { recursive: true });
 copyFileSync(from, partial);
 chmodSync(partial, 0o755);
 
+// The platform and architecture an executable is for, from its headers (ELF, PE, 64-bit
+// Mach-O), or undefined for anything else.
+function builtFor(file) {
+  const b = readFileSync(file);
+  const arch = (m) => ({ 0x3e: 'x64', 0xb7: 'arm64', 0x01000007: 'x64', 0x0100000c: 'arm64', 0x8664: 'x64', 0xaa64: 'arm64' })[m];
+  if (b.length >= 0x14 && b[0] === 0x7f && b.toString('latin1', 1, 4) === 'ELF') {
+    return { platform: 'linux', arch: arch(b.readUInt16LE(0x12)) };
+  }
+  if (b.length >= 8 && b.readUInt32LE(0) === 0xfeedfacf) {
+    return { platform: 'darwin', arch: arch(b.readUInt32LE(4)) };
+  }
+  if (b.length >= 0x40 && b.toString('latin1', 0, 2) === 'MZ') {
+    const pe = b.readUInt32LE(0x3c);
+    if (b.length >= pe + 6 && b.toString('latin1', pe, pe + 4) === 'PE\0\0') {
+      return { platform: 'win32', arch: arch(b.readUInt16LE(pe + 4)) };
+    }
+  }
+  return undefined;
+}
+
 // Make sure what we ship is a working server. A build for another platform cannot start
-// here; that is reported and allowed, but a binary that runs and is not msl-lsp is refused.
-const run = spawnSync(partial, ['--version'], { encoding: 'utf8', timeout: 10000 });
+// here: it is copied unchecked (`cargo xtask dist` reads its headers). A binary for this
+// machine that does not answer like msl-lsp is refused.
+const target = builtFor(partial);
+const native = target === undefined || (target.platform === process.platform && target.arch === process.arch);
+const run = native
+  ? spawnSync(partial, ['--version'], { encoding: 'utf8', timeout: 10000 })
+  : { error: { code: `built for ${target.platform}-${target.arch}` } };
 if (run.error) {
   console.warn(`bundle-server: could not run ${from} here (${run.error.code ?? run.error.message}); copied it unchecked`);
 } else if (run.status !== 0 || !run.stdout.startsWith('msl-lsp')) {

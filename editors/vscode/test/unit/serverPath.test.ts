@@ -191,3 +191,22 @@ test('the real host sees execute permission, and ensureExecutable restores it', 
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('every per-platform package: discovery picks the server it carries', () => {
+  // the table `cargo xtask dist` packages by (and checks itself against)
+  const table = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'platforms.json'), 'utf8')) as {
+    packages: { vscode: string; node: NodeJS.Platform; triple: string; server: string }[];
+  };
+  assert.equal(table.packages.length, 6);
+  for (const pkg of table.packages) {
+    const win = pkg.node === 'win32';
+    const ext = win ? 'C:\\Users\\ada\\.vscode\\extensions\\msl.msl-0.1.0-' + pkg.vscode : '/home/ada/.vscode/extensions/msl.msl-0.1.0-' + pkg.vscode;
+    const inside = win ? ext + '\\' + pkg.server.replace(/\//g, '\\') : ext + '/' + pkg.server;
+    // the package holds only its own server; an msl-lsp on PATH must not win over it
+    const onPath = win ? 'C:\\tools\\msl-lsp.exe' : '/usr/local/bin/msl-lsp';
+    const env: Record<string, string> = win ? { Path: 'C:\\tools', PATHEXT: '.EXE' } : { PATH: '/usr/local/bin' };
+    const host = fakeHost(pkg.node, env, { [inside]: true, [onPath]: true });
+    assert.equal(pkg.server, 'server/' + serverFileName(pkg.node), pkg.vscode);
+    assert.deepEqual(findServer(undefined, ext, host), { kind: 'found', path: inside, source: 'bundled' }, pkg.vscode);
+  }
+});
