@@ -1,6 +1,7 @@
-//! A real client: headless Neovim, configured with the snippet from `docs/editors.md`,
-//! starts `msl-lsp`, opens a fixture, and the test checks the diagnostics it received, the
-//! hover text of a library call and the location of a definition.
+//! A real client: headless Neovim, configured with the snippet from `docs/editors.md` (the
+//! plugin in `editors/neovim` put on 'runtimepath'), starts `msl-lsp`, opens a fixture,
+//! and the test checks the diagnostics it received, the hover text of a library call and
+//! the location of a definition.
 //!
 //! Needs `nvim` (Debian's `neovim`); without it the test is skipped, unless
 //! `MSL_REQUIRE_NVIM` is set (CI sets it).
@@ -58,7 +59,12 @@ fn neovim_gets_diagnostics_hover_and_definition() {
     std::fs::create_dir_all(&dir).unwrap();
     let fixture = dir.join("neovim.metal");
     std::fs::copy(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/lsp/neovim.metal"), &fixture).unwrap();
-    std::fs::write(dir.join("init.lua"), docs_snippet()).unwrap();
+    // the documented line, with the repository's path for the example's
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap();
+    let snippet = docs_snippet();
+    assert!(snippet.contains("~/src/msl/editors/neovim"), "{snippet}");
+    let init = snippet.replace("~/src/msl", &repo.display().to_string());
+    std::fs::write(dir.join("init.lua"), init).unwrap();
     std::fs::write(dir.join("check.lua"), CHECK).unwrap();
     let out = dir.join("out.json");
     // `msl-lsp` found on PATH, as the snippet expects
