@@ -76,6 +76,46 @@ fn elf(b: &[u8]) -> Option<Executable> {
     Some(Executable::Elf { machine, interpreter })
 }
 
+/// The newest glibc symbol version an ELF executable asks for (`GLIBC_2.17` as (2, 17)),
+/// from its version needs (`.gnu.version_r`); `None` when it needs no glibc symbol.
+pub fn newest_glibc(b: &[u8]) -> Option<(u32, u32)> {
+    let shoff = usize::try_from(u64_at(b, 0x28)?).ok()?;
+    let shentsize = usize::from(u16_at(b, 0x3a)?);
+    let shnum = usize::from(u16_at(b, 0x3c)?);
+    let section = |k: usize| -> Option<(u32, usize, u32, u32)> {
+        let at = shoff + k * shentsize;
+        let offset = usize::try_from(u64_at(b, at + 24)?).ok()?;
+        Some((u32_at(b, at + 4)?, offset, u32_at(b, at + 40)?, u32_at(b, at + 44)?))
+    };
+    let mut newest = None;
+    for k in 0..shnum {
+        // SHT_GNU_verneed: `info` entries; `link` is the section of their names
+        let (kind, offset, link, count) = section(k)?;
+        if kind != 0x6fff_fffe {
+            continue;
+        }
+        let (_, names, _, _) = section(link as usize)?;
+        let mut need = offset;
+        for _ in 0..count {
+            let mut aux = need + u32_at(b, need + 8)? as usize;
+            for _ in 0..u16_at(b, need + 2)? {
+                let name = names + u32_at(b, aux + 8)? as usize;
+                let name = b.get(name..)?.split(|&c| c == 0).next()?;
+                let version = std::str::from_utf8(name).ok().and_then(|n| n.strip_prefix("GLIBC_"));
+                if let Some((major, minor)) = version.and_then(|v| {
+                    let mut parts = v.split('.').map(|p| p.parse::<u32>().ok());
+                    Some((parts.next()??, parts.next()??))
+                }) {
+                    newest = newest.max(Some((major, minor)));
+                }
+                aux += u32_at(b, aux + 12)? as usize;
+            }
+            need += u32_at(b, need + 12)? as usize;
+        }
+    }
+    newest
+}
+
 fn pe(b: &[u8]) -> Option<Executable> {
     let pe = usize::try_from(u32_at(b, 0x3c)?).ok()?;
     if b.get(pe..pe + 4)? != b"PE\0\0" {
@@ -175,6 +215,20 @@ mod tests {
         // no PT_INTERP: static
         b[64..68].copy_from_slice(&1u32.to_le_bytes());
         assert_eq!(read(&b), Ok(Executable::Elf { machine: Machine::Aarch64, interpreter: None }));
+    }
+
+    #[test]
+    fn newest_glibc_of_this_program() {
+        // the test program itself, linked against this machine's glibc
+        let exe = std::fs::read(std::env::current_exe().expect("exe")).expect("read");
+        if cfg!(all(target_os = "linux", target_env = "gnu")) {
+            let (major, minor) = newest_glibc(&exe).expect("glibc symbols");
+            assert!(major == 2 && minor >= 3, "{major}.{minor}");
+        }
+        // an ELF header without sections
+        let mut b = vec![0x7f, b'E', b'L', b'F', 2, 1];
+        b.resize(64, 0);
+        assert_eq!(newest_glibc(&b), None);
     }
 
     #[test]

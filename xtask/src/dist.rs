@@ -293,7 +293,13 @@ pub fn verify(t: &Target, path: &Path) -> Result<(), String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let found = binfmt::read(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
     let ok = match (&found, t.os) {
-        (Executable::Elf { machine, interpreter }, Os::LinuxGnu { loader, .. }) => {
+        (Executable::Elf { machine, interpreter }, Os::LinuxGnu { loader, glibc }) => {
+            // no glibc symbol newer than the version the target promises
+            let promised = glibc.split_once('.').and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)));
+            let newest = binfmt::newest_glibc(&bytes);
+            if newest.zip(promised).is_some_and(|(n, p)| n > p) {
+                return Err(format!("{} needs glibc {newest:?}, newer than {glibc}", path.display()));
+            }
             *machine == t.machine && interpreter.as_deref() == Some(loader)
         }
         (Executable::Elf { machine, interpreter }, Os::LinuxStatic) => *machine == t.machine && interpreter.is_none(),
