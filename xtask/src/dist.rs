@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::binfmt::{self, Executable, Machine};
-use crate::{cargo, root, step};
+use crate::{cargo, root, step, which};
 
 /// The operating system a target runs on, with what its executables must say.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -355,11 +355,6 @@ fn write_archive(t: &Target, built: &Path, dist: &Path) -> Result<PathBuf, Strin
     Ok(archive)
 }
 
-/// The first `name` on `PATH`.
-pub fn which(name: &str) -> Option<PathBuf> {
-    std::env::split_paths(&std::env::var_os("PATH")?).map(|d| d.join(name)).find(|p| p.is_file())
-}
-
 /// The targets `cargo xtask test` builds: those this machine can run (Windows under Wine,
 /// aarch64 Linux under qemu-user) or read (macOS).
 const CROSS_CHECKED: [&str; 4] =
@@ -419,7 +414,8 @@ pub fn cross_check() -> Result<(), String> {
         let dir = tools.build(t, "cross-check", &["msl-check"])?;
         let exe = dir.join(t.exe("msl-check"));
         verify(t, &exe)?;
-        let runner = match t.os {
+        // makes the command that runs the build here
+        let runner: Box<dyn Fn() -> Command> = match t.os {
             Os::Windows => {
                 let wine = which("wine")
                     .or_else(|| which("wine64"))
@@ -427,17 +423,21 @@ pub fn cross_check() -> Result<(), String> {
                 let prefix = root().join("target/dist-tools/wine");
                 std::fs::create_dir_all(&prefix).map_err(|e| e.to_string())?;
                 wine_stand_ins(&dir)?;
-                let mut c = Command::new(wine);
-                c.arg(&exe).env("WINEPREFIX", &prefix).env("WINEDEBUG", "-all");
-                c
+                Box::new(move || {
+                    let mut c = Command::new(&wine);
+                    c.arg(&exe).env("WINEPREFIX", &prefix).env("WINEDEBUG", "-all");
+                    c
+                })
             }
             Os::LinuxGnu { .. } if t.machine == Machine::Aarch64 => {
                 let qemu = which("qemu-aarch64-static").or_else(|| which("qemu-aarch64")).ok_or(
                     "qemu-user runs the aarch64 build: apt-get install qemu-user-static libc6-arm64-cross (what .ci/run installs)",
                 )?;
-                let mut c = Command::new(qemu);
-                c.arg("-L").arg("/usr/aarch64-linux-gnu").arg(&exe);
-                c
+                Box::new(move || {
+                    let mut c = Command::new(&qemu);
+                    c.arg("-L").arg("/usr/aarch64-linux-gnu").arg(&exe);
+                    c
+                })
             }
             Os::Mac { min: (major, minor, _) } => {
                 println!("   {}: Mach-O for {:?}, macOS {major}.{minor} or later", t.triple, t.machine);
@@ -447,14 +447,7 @@ pub fn cross_check() -> Result<(), String> {
         };
         let started = std::time::Instant::now();
         for (args, want) in cases.iter().zip(&expected) {
-            let mut cmd = Command::new(runner.get_program());
-            cmd.args(runner.get_args());
-            for (k, v) in runner.get_envs() {
-                if let Some(v) = v {
-                    cmd.env(k, v);
-                }
-            }
-            let got = outcome(&mut cmd, args)?;
+            let got = outcome(&mut runner(), args)?;
             let want = &Outcome { code: want.code, stdout: normalized(&want.stdout) };
             let got = Outcome { code: got.code, stdout: normalized(&got.stdout) };
             if got != *want {

@@ -48,19 +48,7 @@ fn packaged_server(dir: &Path) -> Result<PathBuf, String> {
 /// The VS Code package for one platform (`vsce package --target`), with `server` (built
 /// for it) as the only server inside, written to `out`; returns its path.
 pub fn package_vscode_for(server: &Path, platform: &str, out: &Path) -> Result<PathBuf, String> {
-    let dir = vscode_dir();
-    step(
-        "npm ci (editors/vscode)",
-        Command::new(npm()).args(["ci", "--no-audit", "--no-fund", "--ignore-scripts"]).current_dir(&dir),
-    )?;
-    // one server per package: the other platform's name must not linger
-    for name in ["msl-lsp", "msl-lsp.exe"] {
-        let _ = std::fs::remove_file(dir.join("server").join(name));
-    }
-    step(
-        &format!("bundle msl-lsp for {platform}"),
-        Command::new(npm()).args(["run", "bundle-server", "--"]).arg(server).current_dir(&dir),
-    )?;
+    let dir = bundle_server(server)?;
     let vsix = out.join(format!("msl-{platform}.vsix"));
     step(
         &format!("package the .vsix for {platform}"),
@@ -72,9 +60,9 @@ pub fn package_vscode_for(server: &Path, platform: &str, out: &Path) -> Result<P
     Ok(vsix)
 }
 
-/// `npm ci` (when the lock file changed or nothing is installed), bundle the server,
-/// package the `.vsix`; returns its path.
-fn package_vscode(server: &Path) -> Result<PathBuf, String> {
+/// `npm ci` (when the lock file changed or nothing is installed), and `server` as the
+/// extension's only server; returns the extension's folder.
+fn bundle_server(server: &Path) -> Result<PathBuf, String> {
     let dir = vscode_dir();
     // no install scripts: nothing in the build needs them, and some would fetch
     // prebuilt binaries or headers from outside the package registry
@@ -82,14 +70,20 @@ fn package_vscode(server: &Path) -> Result<PathBuf, String> {
         "npm ci (editors/vscode)",
         Command::new(npm()).args(["ci", "--no-audit", "--no-fund", "--ignore-scripts"]).current_dir(&dir),
     )?;
-    // one server per package: a cross build's (`dist --target`) must not linger
+    // one server per package: another platform's (`dist --target`) must not linger
     for name in ["msl-lsp", "msl-lsp.exe"] {
         let _ = std::fs::remove_file(dir.join("server").join(name));
     }
     step(
-        "bundle msl-lsp into the extension",
+        &format!("bundle {} into the extension", server.display()),
         Command::new(npm()).args(["run", "bundle-server", "--"]).arg(server).current_dir(&dir),
     )?;
+    Ok(dir)
+}
+
+/// The server bundled (see [`bundle_server`]), the `.vsix` packaged; returns its path.
+fn package_vscode(server: &Path) -> Result<PathBuf, String> {
+    let dir = bundle_server(server)?;
     // a stale package must not be picked up by the end-to-end test
     for e in std::fs::read_dir(&dir).map_err(|e| e.to_string())?.flatten() {
         if e.path().extension().is_some_and(|x| x == "vsix") {

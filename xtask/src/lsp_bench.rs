@@ -74,7 +74,7 @@ pub fn run(args: &[String]) -> Result<u8, String> {
         ms(crate::bench::host_reference())
     );
     if !skip_clangd {
-        match which("clangd-19") {
+        match crate::which("clangd-19") {
             Some(clangd) => {
                 let shim = std::env::temp_dir().join("msl-bench-shim.h");
                 std::fs::write(&shim, SHIM).map_err(|e| e.to_string())?;
@@ -114,10 +114,6 @@ fn memory_kb(pid: Option<u32>, field: &str) -> Option<u64> {
 
 fn megabytes(kb: Option<u64>) -> String {
     kb.map(|k| format!("{:.1} MB", k as f64 / 1024.0)).unwrap_or_else(|| "unknown".into())
-}
-
-fn which(name: &str) -> Option<PathBuf> {
-    std::env::var_os("PATH").and_then(|p| std::env::split_paths(&p).map(|d| d.join(name)).find(|c| c.is_file()))
 }
 
 /// UTF-16 position of a byte offset (the file is ASCII, so columns are bytes).

@@ -87,6 +87,11 @@ pub fn exe(name: &str) -> String {
     format!("{name}{}", std::env::consts::EXE_SUFFIX)
 }
 
+/// The first `name` on `PATH`.
+pub fn which(name: &str) -> Option<PathBuf> {
+    std::env::split_paths(&std::env::var_os("PATH")?).map(|d| d.join(name)).find(|p| p.is_file())
+}
+
 /// Runs a step, printing it and how long it took.
 pub fn step(name: &str, cmd: &mut std::process::Command) -> Result<(), String> {
     println!("== {name}");
