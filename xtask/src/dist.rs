@@ -3,7 +3,8 @@
 //! `cargo xtask dist --target TRIPLE` (repeatable) or `--all` builds `msl-check`, `msl-fmt`
 //! and `msl-lsp` for each target with the `shipped` profile, checks what was built (format,
 //! machine, loader, least macOS version, size) and writes an archive per target under
-//! `target/dist/`. macOS and Linux targets are linked by Zig through `cargo-zigbuild`
+//! `target/dist/`, with a VS Code package and a Python wheel (`wheel.rs`) per target.
+//! macOS and Linux targets are linked by Zig through `cargo-zigbuild`
 //! (both from PyPI, installed into `target/dist-tools/venv`); Windows by Debian's
 //! mingw-w64. `cargo xtask test` builds the checker for the targets it can run or read
 //! here (Windows under Wine, aarch64 Linux under qemu-user, both macOS builds by their
@@ -84,16 +85,18 @@ const SERVER_LIMIT: u64 = 15 * 1024 * 1024;
 /// The largest a VS Code package may be.
 const VSIX_LIMIT: u64 = 8 * 1024 * 1024;
 
-/// The Python packages that link macOS and Linux builds, at versions known to work
-/// together.
-const ZIG_TOOLS: [&str; 2] = ["ziglang==0.17.1", "cargo-zigbuild==0.24.1"];
+/// The Python packages the builds and their checks use, at versions known to work together:
+/// Zig and `cargo-zigbuild` link the macOS and Linux builds, maturin makes the wheels;
+/// pre-commit and uv are what the wheel's checks install it with.
+const PYTHON_TOOLS: [&str; 5] =
+    ["ziglang==0.17.1", "cargo-zigbuild==0.24.1", "maturin==1.16.0", "pre-commit==4.7.0", "uv==0.13.9"];
 
 impl Target {
     pub fn find(triple: &str) -> Option<&'static Target> {
         TARGETS.iter().find(|t| t.triple == triple)
     }
 
-    fn exe(&self, name: &str) -> String {
+    pub fn exe(&self, name: &str) -> String {
         if self.os == Os::Windows { format!("{name}.exe") } else { name.to_string() }
     }
 
@@ -144,13 +147,22 @@ pub fn run(args: &[String]) -> Result<u8, String> {
         let archive = write_archive(t, &dir, &dist)?;
         let size = std::fs::metadata(&archive).map(|m| m.len()).unwrap_or(0);
         println!("wrote {} ({:.1} MB; msl-lsp {:.1} MB)", archive.display(), size as f64 / 1e6, server as f64 / 1e6);
-        let vsix = crate::editors::package_vscode_for(&dir.join(t.exe("msl-lsp")), t.vscode, &dist)?;
+        let vsix = crate::editors::package_vscode_for(&dir.join(t.exe("msl-lsp")), t.triple, t.vscode, &dist)?;
         check_vsix(t, &vsix)?;
         let size = std::fs::metadata(&vsix).map(|m| m.len()).unwrap_or(0);
         if size > VSIX_LIMIT {
             return Err(format!("{}: {:.1} MB, over the 8 MB limit", vsix.display(), size as f64 / 1e6));
         }
         println!("wrote {} ({:.1} MB)", vsix.display(), size as f64 / 1e6);
+        let built = crate::wheel::build(&tools, t, "shipped", &root().join("target/dist-tools/wheels").join(t.triple))?;
+        crate::wheel::check(t, &built)?;
+        // a folder of wheels alone, as PyPI's upload takes it
+        let wheels = dist.join("wheels");
+        std::fs::create_dir_all(&wheels).map_err(|e| e.to_string())?;
+        let wheel = wheels.join(built.file_name().ok_or("a wheel without a name")?);
+        std::fs::rename(&built, &wheel).map_err(|e| format!("{}: {e}", wheel.display()))?;
+        let size = std::fs::metadata(&wheel).map(|m| m.len()).unwrap_or(0);
+        println!("wrote {} ({:.1} MB)", wheel.display(), size as f64 / 1e6);
     }
     Ok(0)
 }
@@ -164,10 +176,14 @@ fn check_vsix(t: &Target, vsix: &Path) -> Result<(), String> {
         .output()
         .map_err(|e| format!("cannot list {}: {e}", vsix.display()))?;
     let listing = String::from_utf8_lossy(&listing.stdout);
+    let notices = format!("extension/server/{}", crate::licenses::FILE);
+    if !listing.lines().any(|l| l.split_whitespace().next() == Some(notices.as_str())) {
+        return Err(format!("{}: no {notices}", vsix.display()));
+    }
     let servers: Vec<&str> = listing
         .lines()
         .filter_map(|l| l.split_whitespace().next())
-        .filter(|name| name.starts_with("extension/server/"))
+        .filter(|name| name.starts_with("extension/server/") && *name != notices)
         .collect();
     let want = format!("extension/server/{}", t.exe("msl-lsp"));
     if servers != [want.as_str()] {
@@ -200,8 +216,8 @@ fn check_vsix(t: &Target, vsix: &Path) -> Result<(), String> {
 
 /// The toolchains the chosen targets need, installed where they are missing.
 pub struct Tools {
-    /// The `bin` directory of the virtual environment with `ziglang` and `cargo-zigbuild`.
-    venv_bin: Option<PathBuf>,
+    /// The `bin` directory of the virtual environment with [`PYTHON_TOOLS`].
+    pub venv_bin: PathBuf,
 }
 
 impl Tools {
@@ -222,58 +238,50 @@ impl Tools {
                     .into(),
             );
         }
-        let mut venv_bin = None;
-        if targets.iter().any(|t| t.os != Os::Windows) {
-            let venv = root().join("target/dist-tools/venv");
-            let bin = venv.join("bin");
-            let stamp = venv.join("installed.txt");
-            let wanted = ZIG_TOOLS.join("\n");
-            if std::fs::read_to_string(&stamp).ok().as_deref() != Some(wanted.as_str()) {
-                step(
-                    "python3 -m venv target/dist-tools/venv",
-                    Command::new("python3").args(["-m", "venv"]).arg(&venv),
-                )?;
-                step(
-                    "pip install ziglang cargo-zigbuild",
-                    Command::new(bin.join("python3")).args(["-m", "pip", "install", "--quiet"]).args(ZIG_TOOLS),
-                )?;
-                std::fs::write(&stamp, &wanted).map_err(|e| e.to_string())?;
-            }
-            venv_bin = Some(bin);
+        let venv = root().join("target/dist-tools/venv");
+        let venv_bin = venv.join("bin");
+        let stamp = venv.join("installed.txt");
+        let wanted = PYTHON_TOOLS.join("\n");
+        if std::fs::read_to_string(&stamp).ok().as_deref() != Some(wanted.as_str()) {
+            step("python3 -m venv target/dist-tools/venv", Command::new("python3").args(["-m", "venv"]).arg(&venv))?;
+            step(
+                &format!("pip install {}", PYTHON_TOOLS.map(|t| t.split("==").next().unwrap_or(t)).join(" ")),
+                Command::new(venv_bin.join("python3"))
+                    .args(["-m", "pip", "install", "--quiet"])
+                    .args(PYTHON_TOOLS)
+                    // the index's releases, not the wheels of a local folder
+                    .env_remove("PIP_FIND_LINKS"),
+            )?;
+            std::fs::write(&stamp, &wanted).map_err(|e| e.to_string())?;
         }
         Ok(Tools { venv_bin })
     }
 
+    /// `PATH` with the tools' virtual environment first (cargo-zigbuild and maturin find Zig
+    /// through its `python3`).
+    pub fn path(&self) -> Result<std::ffi::OsString, String> {
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        let mut paths = vec![self.venv_bin.clone()];
+        paths.extend(std::env::split_paths(&path));
+        std::env::join_paths(paths).map_err(|e| e.to_string())
+    }
+
     /// Builds `programs` for `t` with `profile`; returns the directory they are in.
     pub fn build(&self, t: &Target, profile: &str, programs: &[&str]) -> Result<PathBuf, String> {
-        let mut cmd = match (t.os, &self.venv_bin) {
-            (Os::Windows, _) => {
-                let mut c = Command::new(cargo());
-                c.arg("build")
-                    .arg("--target")
-                    .arg(t.triple)
-                    .env("CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER", "x86_64-w64-mingw32-gcc");
-                c
-            }
-            (_, Some(bin)) => {
-                let mut c = Command::new(bin.join("cargo-zigbuild"));
-                // the venv first on PATH: cargo-zigbuild finds Zig through its `python3`
-                let path = std::env::var_os("PATH").unwrap_or_default();
-                let mut paths = vec![bin.clone()];
-                paths.extend(std::env::split_paths(&path));
-                c.env("PATH", std::env::join_paths(paths).map_err(|e| e.to_string())?);
-                let target = match t.os {
-                    Os::LinuxGnu { glibc, .. } => format!("{}.{glibc}", t.triple),
-                    _ => t.triple.to_string(),
-                };
-                c.arg("zigbuild").arg("--target").arg(target);
-                if let Os::Mac { min: (major, minor, _) } = t.os {
-                    c.env("MACOSX_DEPLOYMENT_TARGET", format!("{major}.{minor}"));
-                }
-                c
-            }
-            (_, None) => return Err(format!("{}: the Zig tools are not installed", t.triple)),
+        let mut cmd = if t.os == Os::Windows {
+            let mut c = Command::new(cargo());
+            c.arg("build").arg("--target").arg(t.triple);
+            c
+        } else {
+            let mut c = Command::new(self.venv_bin.join("cargo-zigbuild"));
+            let target = match t.os {
+                Os::LinuxGnu { glibc, .. } => format!("{}.{glibc}", t.triple),
+                _ => t.triple.to_string(),
+            };
+            c.arg("zigbuild").arg("--target").arg(target);
+            c
         };
+        self.environment(t, &mut cmd)?;
         cmd.args(["--quiet", "--profile", profile, "-p", "msl-check"]);
         if programs.contains(&"msl-lsp") {
             cmd.args(["-p", "msl-lsp"]);
@@ -284,6 +292,22 @@ impl Tools {
         cmd.current_dir(root());
         step(&format!("build {} for {} ({profile})", programs.join(", "), t.triple), &mut cmd)?;
         Ok(t.out_dir(profile))
+    }
+
+    /// What a build for `t` needs in its environment: the tools on `PATH`, the linker for
+    /// Windows, the least macOS version.
+    pub fn environment(&self, t: &Target, cmd: &mut Command) -> Result<(), String> {
+        cmd.env("PATH", self.path()?);
+        match t.os {
+            Os::Windows => {
+                cmd.env("CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER", "x86_64-w64-mingw32-gcc");
+            }
+            Os::Mac { min: (major, minor, _) } => {
+                cmd.env("MACOSX_DEPLOYMENT_TARGET", format!("{major}.{minor}"));
+            }
+            Os::LinuxGnu { .. } | Os::LinuxStatic => {}
+        }
+        Ok(())
     }
 }
 
@@ -324,10 +348,13 @@ own: nothing else is needed, and Apple's Metal compiler is used only when it is 
 (msl-check --compiler, the server's compiler setting).
 
 Licensed under the MIT license or the Apache License 2.0, at your option (LICENSE).
+THIRD-PARTY-LICENSES.txt lists the Rust packages built into the programs, with their
+licenses.
 ";
 
 /// Writes `target/dist/msl-<triple>.tar.gz` (`.zip` for Windows): a folder
-/// `msl-<triple>` with the programs, the license and a short README. Returns its path.
+/// `msl-<triple>` with the programs, the license, the third-party notices and a short
+/// README. Returns its path.
 fn write_archive(t: &Target, built: &Path, dist: &Path) -> Result<PathBuf, String> {
     let folder = format!("msl-{}", t.triple);
     let stage = root().join("target/dist-tools/stage");
@@ -339,6 +366,8 @@ fn write_archive(t: &Target, built: &Path, dist: &Path) -> Result<PathBuf, Strin
         std::fs::copy(&from, inside.join(t.exe(name))).map_err(|e| format!("{}: {e}", from.display()))?;
     }
     std::fs::copy(root().join("LICENSE"), inside.join("LICENSE")).map_err(|e| format!("LICENSE: {e}"))?;
+    let notices = crate::licenses::notices(&crate::licenses::packages(t.triple, &["msl-check", "msl-lsp"])?);
+    std::fs::write(inside.join(crate::licenses::FILE), notices).map_err(|e| e.to_string())?;
     std::fs::write(inside.join("README.txt"), ARCHIVE_README).map_err(|e| e.to_string())?;
     let archive = dist.join(t.archive_name());
     let _ = std::fs::remove_file(&archive);

@@ -46,9 +46,9 @@ fn packaged_server(dir: &Path) -> Result<PathBuf, String> {
 }
 
 /// The VS Code package for one platform (`vsce package --target`), with `server` (built
-/// for it) as the only server inside, written to `out`; returns its path.
-pub fn package_vscode_for(server: &Path, platform: &str, out: &Path) -> Result<PathBuf, String> {
-    let dir = bundle_server(server)?;
+/// for `triple`) as the only server inside, written to `out`; returns its path.
+pub fn package_vscode_for(server: &Path, triple: &str, platform: &str, out: &Path) -> Result<PathBuf, String> {
+    let dir = bundle_server(server, triple)?;
     let vsix = out.join(format!("msl-{platform}.vsix"));
     step(
         &format!("package the .vsix for {platform}"),
@@ -60,9 +60,10 @@ pub fn package_vscode_for(server: &Path, platform: &str, out: &Path) -> Result<P
     Ok(vsix)
 }
 
-/// `npm ci` (when the lock file changed or nothing is installed), and `server` as the
-/// extension's only server; returns the extension's folder.
-fn bundle_server(server: &Path) -> Result<PathBuf, String> {
+/// `npm ci` (when the lock file changed or nothing is installed), and `server` (built for
+/// `triple`) as the extension's only server, with the notices of the third-party code in
+/// it; returns the extension's folder.
+fn bundle_server(server: &Path, triple: &str) -> Result<PathBuf, String> {
     let dir = vscode_dir();
     // no install scripts: nothing in the build needs them, and some would fetch
     // prebuilt binaries or headers from outside the package registry
@@ -78,12 +79,15 @@ fn bundle_server(server: &Path) -> Result<PathBuf, String> {
         &format!("bundle {} into the extension", server.display()),
         Command::new(npm()).args(["run", "bundle-server", "--"]).arg(server).current_dir(&dir),
     )?;
+    let notices = crate::licenses::notices(&crate::licenses::packages(triple, &["msl-lsp"])?);
+    let path = dir.join("server").join(crate::licenses::FILE);
+    std::fs::write(&path, notices).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(dir)
 }
 
 /// The server bundled (see [`bundle_server`]), the `.vsix` packaged; returns its path.
 fn package_vscode(server: &Path) -> Result<PathBuf, String> {
-    let dir = bundle_server(server)?;
+    let dir = bundle_server(server, &crate::host_triple()?)?;
     // a stale package must not be picked up by the end-to-end test
     for e in std::fs::read_dir(&dir).map_err(|e| e.to_string())?.flatten() {
         if e.path().extension().is_some_and(|x| x == "vsix") {

@@ -7,11 +7,13 @@ mod corpus;
 mod dist;
 mod editors;
 mod format_corpus;
+mod licenses;
 mod lsp_bench;
 mod mutate;
 mod pgo;
 mod style_survey;
 mod test;
+mod wheel;
 mod zero_config;
 
 #[global_allocator]
@@ -32,6 +34,7 @@ fn main() -> ExitCode {
         "lsp-bench" => lsp_bench::run(rest),
         "test" => test::run(rest),
         "dist" if rest.iter().any(|a| a == "--cross-check") => dist::cross_check().map(|()| 0),
+        "dist" if rest.iter().any(|a| a == "--wheel-check") => wheel::test().map(|()| 0),
         "dist" if rest.iter().any(|a| a == "--target" || a == "--all") => dist::run(rest),
         "dist" => editors::dist(rest),
         "zero-config" => zero_config::run(rest),
@@ -44,8 +47,9 @@ fn main() -> ExitCode {
                  commands:\n  \
                  test [--no-editors | --editors-only]            formatting, clippy, all tests, the corpus, the editors (what CI runs)\n  \
                  dist [--no-pgo]                                 the VS Code extension (.vsix) with the release msl-lsp inside\n  \
-                 dist --target TRIPLE... | --all                 msl-check, msl-fmt and msl-lsp built for other platforms, archived in target/dist\n  \
+                 dist --target TRIPLE... | --all                 msl-check, msl-fmt and msl-lsp built for other platforms: archives, .vsix and wheels in target/dist\n  \
                  dist --cross-check                              the checker built for Windows, aarch64 Linux and macOS, run under Wine and qemu like this machine's (part of test)\n  \
+                 dist --wheel-check                              this machine's wheel: installed with pip and uvx, the python pre-commit hooks without Rust (part of test)\n  \
                  corpus [--filter TEXT] [--jobs N] [--verbose]   check every unit of the corpus; one summary line\n  \
                  \x20      [--semantic | --cli] [--warnings]        with the checker / through msl-check; list warnings\n  \
                  \x20      [--typos]                                inject typos into names; count those reported\n  \
@@ -80,6 +84,15 @@ pub fn root() -> PathBuf {
 /// The cargo that runs this task.
 pub fn cargo() -> String {
     std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())
+}
+
+/// The target triple of the Rust toolchain's host (`rustc -vV`).
+pub fn host_triple() -> Result<String, String> {
+    let out = std::process::Command::new("rustc").arg("-vV").output().map_err(|e| format!("cannot run rustc: {e}"))?;
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .find_map(|l| l.strip_prefix("host: ").map(str::to_string))
+        .ok_or_else(|| "rustc -vV names no host".to_string())
 }
 
 /// `name` as an executable's file name on this OS.

@@ -50,6 +50,7 @@ pub fn run(args: &[String]) -> Result<u8, String> {
     }
     if !quick {
         crate::dist::cross_check()?;
+        crate::wheel::test()?;
     }
     if editors {
         crate::editors::test()?;

@@ -1,5 +1,7 @@
-//! The pre-commit hook, installed from this repository by `pre-commit` itself (from PyPI),
-//! fails on a bad shader and passes once it is fixed.
+//! The pre-commit hooks built from source (`msl-check-from-source`, `msl-fmt-from-source`),
+//! installed from this repository by `pre-commit` itself (from PyPI), fail on a bad shader
+//! and pass once it is fixed. (The default hooks install the prebuilt wheel instead;
+//! `cargo xtask test` checks those, with the wheel it builds.)
 //!
 //! pre-commit clones the repository at HEAD and builds `msl-check` with `cargo install`,
 //! so this test takes a minute or two and needs the network for crates.io and PyPI.
@@ -51,7 +53,7 @@ fn hook_fails_on_a_bad_shader_and_passes_on_a_good_one() {
     std::fs::write(
         dir.join(".pre-commit-config.yaml"),
         format!(
-            "repos:\n  - repo: {}\n    rev: {rev}\n    hooks:\n      - id: msl-check\n      - id: msl-fmt\n",
+            "repos:\n  - repo: {}\n    rev: {rev}\n    hooks:\n      - id: msl-check-from-source\n      - id: msl-fmt-from-source\n",
             root.display()
         ),
     )
