@@ -136,10 +136,16 @@ pub fn run(args: &[String]) -> Result<u8, String> {
     let dist = root().join("target/dist");
     std::fs::create_dir_all(&dist).map_err(|e| e.to_string())?;
     for t in targets {
-        let dir = tools.build(t, "shipped", &PROGRAMS)?;
+        // maturin builds the checker and the formatter for the wheel, into the same folder
+        // cargo uses, so the archive takes them from there and only the server is built
+        // apart (each fat-LTO link of the two would otherwise be made twice)
+        let built = crate::wheel::build(&tools, t, "shipped", &root().join("target/dist-tools/wheels").join(t.triple))?;
+        crate::wheel::check(t, &built)?;
+        let dir = tools.build(t, "shipped", &["msl-lsp"])?;
         for name in PROGRAMS {
             verify(t, &dir.join(t.exe(name)))?;
         }
+        crate::wheel::same_programs(t, &built, &dir)?;
         let server = std::fs::metadata(dir.join(t.exe("msl-lsp"))).map(|m| m.len()).unwrap_or(0);
         if server > SERVER_LIMIT {
             return Err(format!("{}: msl-lsp is {:.1} MB, over the 15 MB limit", t.triple, server as f64 / 1e6));
@@ -154,8 +160,6 @@ pub fn run(args: &[String]) -> Result<u8, String> {
             return Err(format!("{}: {:.1} MB, over the 8 MB limit", vsix.display(), size as f64 / 1e6));
         }
         println!("wrote {} ({:.1} MB)", vsix.display(), size as f64 / 1e6);
-        let built = crate::wheel::build(&tools, t, "shipped", &root().join("target/dist-tools/wheels").join(t.triple))?;
-        crate::wheel::check(t, &built)?;
         // a folder of wheels alone, as PyPI's upload takes it
         let wheels = dist.join("wheels");
         std::fs::create_dir_all(&wheels).map_err(|e| e.to_string())?;
@@ -282,7 +286,11 @@ impl Tools {
             c
         };
         self.environment(t, &mut cmd)?;
-        cmd.args(["--quiet", "--profile", profile, "-p", "msl-check"]);
+        cmd.args(["--quiet", "--profile", profile]);
+        // the root package has the checker and the formatter, msl-lsp the server
+        if programs.iter().any(|p| *p != "msl-lsp") {
+            cmd.args(["-p", "msl-check"]);
+        }
         if programs.contains(&"msl-lsp") {
             cmd.args(["-p", "msl-lsp"]);
         }
@@ -392,7 +400,8 @@ const CROSS_CHECKED: [&str; 4] =
 /// `cargo xtask test`'s cross builds: the checker built for each of [`CROSS_CHECKED`] with
 /// the `cross-check` profile, its format checked, and where it can run, run on the fixtures
 /// with the same arguments as the host build: the exit codes and the output must be the
-/// same.
+/// same. Then the VS Code packages of [`PACKAGES_CHECKED`], with their servers built the
+/// same way.
 ///
 /// The builds are made and run on x86-64 Linux only. Without mingw-w64, Wine or qemu-user
 /// they are skipped with a note, unless `MSL_REQUIRE_CROSS` is set (as CI sets it).
@@ -498,8 +507,22 @@ pub fn cross_check() -> Result<(), String> {
             started.elapsed().as_secs_f64()
         );
     }
+    // two platforms' VS Code packages, made as `dist` makes them and checked the same way
+    let out = root().join("target/dist-tools/vsix-check");
+    std::fs::create_dir_all(&out).map_err(|e| e.to_string())?;
+    for triple in PACKAGES_CHECKED {
+        let t = Target::find(triple).ok_or_else(|| format!("no target {triple}"))?;
+        let dir = tools.build(t, "cross-check", &["msl-lsp"])?;
+        let vsix = crate::editors::package_vscode_for(&dir.join(t.exe("msl-lsp")), t.triple, t.vscode, &out)?;
+        check_vsix(t, &vsix)?;
+        println!("   {}: one server, {}'s, under the name the extension looks for", vsix.display(), t.triple);
+    }
     Ok(())
 }
+
+/// The platforms whose VS Code packages `cargo xtask test` makes and checks: the one most
+/// users have, and the one whose server is an `.exe`.
+const PACKAGES_CHECKED: [&str; 2] = ["aarch64-apple-darwin", "x86_64-pc-windows-gnu"];
 
 /// Rust's standard library draws random numbers on Windows from `ProcessPrng` in
 /// `bcryptprimitives.dll` (Windows 10 on), which Debian's Wine 8 does not have. The

@@ -71,8 +71,13 @@ pub fn build(tools: &Tools, t: &Target, profile: &str, out: &Path) -> Result<Pat
         cmd.args(["--compatibility", &c]);
     }
     tools.environment(t, &mut cmd)?;
-    // maturin reads python/msl-check/pyproject.toml, which points at the root Cargo.toml
-    cmd.current_dir(root().join("python/msl-check"));
+    // maturin reads python/msl-check/pyproject.toml, which points at the root Cargo.toml;
+    // its license files are the project's (a link to the root LICENSE) and the notices
+    // of the third-party code in this target's build, written here
+    let project = root().join("python/msl-check");
+    let notices = crate::licenses::notices(&crate::licenses::packages(t.triple, &["msl-check"])?);
+    std::fs::write(project.join(crate::licenses::FILE), notices).map_err(|e| e.to_string())?;
+    cmd.current_dir(&project);
     step(&format!("wheel for {} ({profile})", t.triple), &mut cmd)?;
     let wheels: Vec<PathBuf> = std::fs::read_dir(out)
         .map_err(|e| e.to_string())?
@@ -114,8 +119,9 @@ fn zip_names(zip: &Path) -> Result<Vec<String>, String> {
 }
 
 /// Checks the wheel built for `t`: its file name and `WHEEL` tags name the platform,
-/// `METADATA` the package and version, and its scripts are exactly the programs, built
-/// for `t` (their headers are read).
+/// `METADATA` the package and version, it carries the license and the third-party
+/// notices, and its scripts are exactly the programs, built for `t` (their headers are
+/// read).
 pub fn check(t: &Target, wheel: &Path) -> Result<(), String> {
     let version = version()?;
     let tag = platform_tag(t);
@@ -136,9 +142,15 @@ pub fn check(t: &Target, wheel: &Path) -> Result<(), String> {
     {
         return Err(format!("{file}: METADATA does not name msl-check {version}"));
     }
+    let names = zip_names(wheel)?;
+    for license in ["LICENSE", crate::licenses::FILE] {
+        if !names.contains(&format!("{info}/licenses/{license}")) {
+            return Err(format!("{file}: no {info}/licenses/{license}"));
+        }
+    }
     let scripts_dir = format!("msl_check-{version}.data/scripts/");
     let mut scripts: Vec<String> =
-        zip_names(wheel)?.into_iter().filter_map(|n| n.strip_prefix(&scripts_dir).map(str::to_string)).collect();
+        names.into_iter().filter_map(|n| n.strip_prefix(&scripts_dir).map(str::to_string)).collect();
     scripts.sort();
     let mut want: Vec<String> = PROGRAMS.iter().map(|p| t.exe(p)).collect();
     want.sort();
@@ -149,6 +161,21 @@ pub fn check(t: &Target, wheel: &Path) -> Result<(), String> {
     for name in &want {
         std::fs::write(&unpacked, zip_read(wheel, &format!("{scripts_dir}{name}"))?).map_err(|e| e.to_string())?;
         verify(t, &unpacked).map_err(|e| format!("{file}: {name}: {e}"))?;
+    }
+    Ok(())
+}
+
+/// Checks that the wheel's programs are, byte for byte, those in `dir` (what the archive
+/// ships).
+pub fn same_programs(t: &Target, wheel: &Path, dir: &Path) -> Result<(), String> {
+    let version = version()?;
+    for name in PROGRAMS {
+        let exe = t.exe(name);
+        let inside = zip_read(wheel, &format!("msl_check-{version}.data/scripts/{exe}"))?;
+        let outside = std::fs::read(dir.join(&exe)).map_err(|e| format!("{}: {e}", dir.join(&exe).display()))?;
+        if inside != outside {
+            return Err(format!("{}: the wheel's {exe} is not the one in {}", t.triple, dir.display()));
+        }
     }
     Ok(())
 }
@@ -408,7 +435,9 @@ mod tests {
     #[test]
     fn the_pre_commit_package_asks_for_the_wheel_of_the_same_version() {
         let version = version().expect("version");
-        let out = Command::new("python3")
+        // Windows has `python` alone
+        let python = if which(&crate::exe("python3")).is_some() { "python3" } else { "python" };
+        let out = Command::new(python)
             .args([
                 "-c",
                 "import sys; sys.path.insert(0, sys.argv[1]); import msl_pre_commit_backend as b; \

@@ -25,11 +25,13 @@ fn pre_commit() -> PathBuf {
         return PathBuf::from("pre-commit");
     }
     let venv = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("pre-commit-venv");
-    let exe = venv.join("bin/pre-commit");
+    // a virtual environment's programs are in Scripts on Windows, where Python is `python`
+    let (bin, python) = if cfg!(windows) { ("Scripts", "python") } else { ("bin", "python3") };
+    let exe = venv.join(bin).join(format!("pre-commit{}", std::env::consts::EXE_SUFFIX));
     if !exe.exists() {
-        let ok = Command::new("python3").args(["-m", "venv"]).arg(&venv).status().is_ok_and(|s| s.success());
-        assert!(ok, "python3 -m venv failed");
-        let ok = Command::new(venv.join("bin/pip"))
+        let ok = Command::new(python).args(["-m", "venv"]).arg(&venv).status().is_ok_and(|s| s.success());
+        assert!(ok, "{python} -m venv failed");
+        let ok = Command::new(venv.join(bin).join("pip"))
             .args(["install", "--quiet", "pre-commit"])
             .status()
             .is_ok_and(|s| s.success());
