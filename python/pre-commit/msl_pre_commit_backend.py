@@ -7,13 +7,17 @@ hooks needs no Rust toolchain, and this backend needs nothing but the standard l
 (no build requirements to download).
 
 The version comes from the Cargo workspace (`[workspace.package] version` in the root
-`Cargo.toml`), so the hooks always ask for the wheel built from the same sources.
+`Cargo.toml`), written as Python writes versions, so a release's hooks ask for that
+release's wheel. (A revision between releases carries the last release's version, and
+so installs that release's programs; the `-from-source` hooks build the revision itself.)
 """
 
 import base64
 import hashlib
+import io
 import os
 import re
+import tarfile
 import zipfile
 
 NAME = "msl-pre-commit"
@@ -22,8 +26,21 @@ TAG = "py3-none-any"
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
+def pep440(cargo):
+    """A Cargo (SemVer) version as Python writes it: 1.2.3, and the pre-releases
+    1.2.3-alpha.N, -beta.N, -rc.N as 1.2.3aN, bN, rcN (as maturin writes the wheel's).
+    Anything else raises ValueError. xtask/src/wheel.rs converts the same way."""
+    m = re.fullmatch(r"(\d+\.\d+\.\d+)(?:-(alpha|beta|rc)\.(\d+))?", cargo)
+    if m is None:
+        raise ValueError(f"version {cargo}: expected MAJOR.MINOR.PATCH, with -alpha.N, -beta.N or -rc.N")
+    release, label, number = m.groups()
+    if label is None:
+        return release
+    return f"{release}{dict(alpha='a', beta='b', rc='rc')[label]}{int(number)}"
+
+
 def cargo_version(root=_ROOT):
-    """The `version` of `[workspace.package]` in `root`/Cargo.toml."""
+    """The `version` of `[workspace.package]` in `root`/Cargo.toml, as Python writes it."""
     with open(os.path.join(root, "Cargo.toml"), encoding="utf-8") as f:
         text = f.read()
     section = re.search(r"^\[workspace\.package\]\s*$(.*?)(?=^\[|\Z)", text, re.M | re.S)
@@ -32,16 +49,16 @@ def cargo_version(root=_ROOT):
     version = re.search(r'^version\s*=\s*"([^"]+)"', section.group(1), re.M)
     if version is None:
         raise RuntimeError("[workspace.package] in Cargo.toml has no version")
-    return version.group(1)
+    return pep440(version.group(1))
 
 
 def metadata(version):
     return (
-        "Metadata-Version: 2.1\n"
+        "Metadata-Version: 2.4\n"
         f"Name: {NAME}\n"
         f"Version: {version}\n"
         "Summary: The msl pre-commit hooks: installs the msl-check wheel of the same version\n"
-        "License: MIT OR Apache-2.0\n"
+        "License-Expression: MIT OR Apache-2.0\n"
         "Requires-Python: >=3.8\n"
         f"Requires-Dist: msl-check=={version}\n"
     )
@@ -94,4 +111,33 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
             entry = zipfile.ZipInfo(path, date_time=(1980, 1, 1, 0, 0, 0))
             entry.external_attr = 0o644 << 16
             whl.writestr(entry, data)
+    return name
+
+
+# The source distribution: what building the wheel again needs (the backend, the
+# pyproject.toml that names it, and Cargo.toml for the version).
+_SDIST_FILES = ["pyproject.toml", "Cargo.toml", "python/pre-commit/msl_pre_commit_backend.py"]
+
+
+def get_requires_for_build_sdist(config_settings=None):
+    return []
+
+
+def build_sdist(sdist_directory, config_settings=None):
+    version = cargo_version()
+    base = f"{DIST}-{version}"
+    name = f"{base}.tar.gz"
+
+    def add(tar, path, data):
+        entry = tarfile.TarInfo(f"{base}/{path}")
+        entry.size = len(data)
+        entry.mode = 0o644
+        entry.mtime = 0
+        tar.addfile(entry, io.BytesIO(data))
+
+    with tarfile.open(os.path.join(sdist_directory, name), "w:gz", format=tarfile.PAX_FORMAT) as tar:
+        add(tar, "PKG-INFO", metadata(version).encode())
+        for path in _SDIST_FILES:
+            with open(os.path.join(_ROOT, path), "rb") as f:
+                add(tar, path, f.read())
     return name

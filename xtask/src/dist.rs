@@ -174,47 +174,24 @@ pub fn run(args: &[String]) -> Result<u8, String> {
 /// Checks a platform's `.vsix`: its manifest names the platform, and the one server inside
 /// is the one for that platform, under the name the extension looks for.
 fn check_vsix(t: &Target, vsix: &Path) -> Result<(), String> {
-    let listing = Command::new("python3")
-        .args(["-m", "zipfile", "-l"])
-        .arg(vsix)
-        .output()
-        .map_err(|e| format!("cannot list {}: {e}", vsix.display()))?;
-    let listing = String::from_utf8_lossy(&listing.stdout);
+    let names = crate::zip_names(vsix)?;
     let notices = format!("extension/server/{}", crate::licenses::FILE);
-    if !listing.lines().any(|l| l.split_whitespace().next() == Some(notices.as_str())) {
+    if !names.contains(&notices) {
         return Err(format!("{}: no {notices}", vsix.display()));
     }
-    let servers: Vec<&str> = listing
-        .lines()
-        .filter_map(|l| l.split_whitespace().next())
-        .filter(|name| name.starts_with("extension/server/") && *name != notices)
-        .collect();
+    let servers: Vec<&String> =
+        names.iter().filter(|name| name.starts_with("extension/server/") && **name != notices).collect();
     let want = format!("extension/server/{}", t.exe("msl-lsp"));
-    if servers != [want.as_str()] {
+    if servers != [&want] {
         return Err(format!("{}: servers inside are {servers:?}, not [{want}]", vsix.display()));
     }
-    let manifest = Command::new("python3")
-        .args([
-            "-c",
-            "import sys, zipfile; print(zipfile.ZipFile(sys.argv[1]).read('extension.vsixmanifest').decode())",
-        ])
-        .arg(vsix)
-        .output()
-        .map_err(|e| e.to_string())?;
-    let manifest = String::from_utf8_lossy(&manifest.stdout);
+    let manifest = String::from_utf8_lossy(&crate::zip_read(vsix, "extension.vsixmanifest")?).into_owned();
     if !manifest.contains(&format!("TargetPlatform=\"{}\"", t.vscode)) {
         return Err(format!("{}: the manifest does not name the platform {}", vsix.display(), t.vscode));
     }
     // the server in the package is the one built for the target
-    let bytes = Command::new("python3")
-        .args(["-c", "import sys, zipfile; sys.stdout.buffer.write(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]))"])
-        .arg(vsix)
-        .arg(&want)
-        .output()
-        .map_err(|e| e.to_string())?
-        .stdout;
     let inside = root().join("target/dist-tools/vsix-server");
-    std::fs::write(&inside, bytes).map_err(|e| e.to_string())?;
+    std::fs::write(&inside, crate::zip_read(vsix, &want)?).map_err(|e| e.to_string())?;
     verify(t, &inside)
 }
 
@@ -374,7 +351,7 @@ fn write_archive(t: &Target, built: &Path, dist: &Path) -> Result<PathBuf, Strin
         std::fs::copy(&from, inside.join(t.exe(name))).map_err(|e| format!("{}: {e}", from.display()))?;
     }
     std::fs::copy(root().join("LICENSE"), inside.join("LICENSE")).map_err(|e| format!("LICENSE: {e}"))?;
-    let notices = crate::licenses::notices(&crate::licenses::packages(t.triple, &["msl-check", "msl-lsp"])?);
+    let notices = crate::licenses::for_build(t.triple, &["msl-check", "msl-lsp"])?;
     std::fs::write(inside.join(crate::licenses::FILE), notices).map_err(|e| e.to_string())?;
     std::fs::write(inside.join("README.txt"), ARCHIVE_README).map_err(|e| e.to_string())?;
     let archive = dist.join(t.archive_name());
@@ -400,8 +377,7 @@ const CROSS_CHECKED: [&str; 4] =
 /// `cargo xtask test`'s cross builds: the checker built for each of [`CROSS_CHECKED`] with
 /// the `cross-check` profile, its format checked, and where it can run, run on the fixtures
 /// with the same arguments as the host build: the exit codes and the output must be the
-/// same. Then the VS Code packages of [`PACKAGES_CHECKED`], with their servers built the
-/// same way.
+/// same.
 ///
 /// The builds are made and run on x86-64 Linux only. Without mingw-w64, Wine or qemu-user
 /// they are skipped with a note, unless `MSL_REQUIRE_CROSS` is set (as CI sets it).
@@ -507,11 +483,32 @@ pub fn cross_check() -> Result<(), String> {
             started.elapsed().as_secs_f64()
         );
     }
-    // two platforms' VS Code packages, made as `dist` makes them and checked the same way
+    Ok(())
+}
+
+/// `cargo xtask test`'s check of the per-platform VS Code packages (with the editors'
+/// tests, which bundle the host's server again afterwards): the servers of
+/// [`PACKAGES_CHECKED`] built with the `cross-check` profile, each packaged as `dist`
+/// packages it and checked the same way. Skipped like [`cross_check`].
+pub fn check_packages() -> Result<(), String> {
+    println!("== per-platform VS Code packages");
+    if !(cfg!(target_os = "linux") && cfg!(target_arch = "x86_64")) {
+        println!("   (made on x86-64 Linux only: skipped)");
+        return Ok(());
+    }
+    if which("x86_64-w64-mingw32-gcc").is_none() {
+        let what = "the Windows package's server links with mingw-w64 (apt-get install gcc-mingw-w64-x86-64)";
+        if std::env::var_os("MSL_REQUIRE_CROSS").is_some() {
+            return Err(what.into());
+        }
+        println!("   ({what}: skipped)");
+        return Ok(());
+    }
+    let targets: Vec<&Target> = PACKAGES_CHECKED.iter().filter_map(|t| Target::find(t)).collect();
+    let tools = Tools::install(&targets)?;
     let out = root().join("target/dist-tools/vsix-check");
     std::fs::create_dir_all(&out).map_err(|e| e.to_string())?;
-    for triple in PACKAGES_CHECKED {
-        let t = Target::find(triple).ok_or_else(|| format!("no target {triple}"))?;
+    for t in targets {
         let dir = tools.build(t, "cross-check", &["msl-lsp"])?;
         let vsix = crate::editors::package_vscode_for(&dir.join(t.exe("msl-lsp")), t.triple, t.vscode, &out)?;
         check_vsix(t, &vsix)?;

@@ -79,7 +79,7 @@ fn bundle_server(server: &Path, triple: &str) -> Result<PathBuf, String> {
         &format!("bundle {} into the extension", server.display()),
         Command::new(npm()).args(["run", "bundle-server", "--"]).arg(server).current_dir(&dir),
     )?;
-    let notices = crate::licenses::notices(&crate::licenses::packages(triple, &["msl-lsp"])?);
+    let notices = crate::licenses::for_build(triple, &["msl-lsp"])?;
     let path = dir.join("server").join(crate::licenses::FILE);
     std::fs::write(&path, notices).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(dir)
@@ -87,7 +87,7 @@ fn bundle_server(server: &Path, triple: &str) -> Result<PathBuf, String> {
 
 /// The server bundled (see [`bundle_server`]), the `.vsix` packaged; returns its path.
 fn package_vscode(server: &Path) -> Result<PathBuf, String> {
-    let dir = bundle_server(server, &crate::host_triple()?)?;
+    let dir = bundle_server(server, &crate::pgo::host_triple()?)?;
     // a stale package must not be picked up by the end-to-end test
     for e in std::fs::read_dir(&dir).map_err(|e| e.to_string())?.flatten() {
         if e.path().extension().is_some_and(|x| x == "vsix") {

@@ -6,11 +6,17 @@
 //! expression and where it comes from, and reproduces the license files it ships
 //! (`LICENSE*`, `LICENCE*`, `COPYING*`, `NOTICE*`, `UNLICENSE*`). Texts that several
 //! packages share word for word are printed once, with the list of those packages.
+//!
+//! What the toolchain links in comes after: the Rust standard library (its MIT text, from
+//! the toolchain's `share/doc/rust/licenses`), musl in the static Linux build (its
+//! `COPYRIGHT`, from Zig's copy of musl) and the mingw-w64 runtime in the Windows build
+//! (Debian's `copyright` file of the package).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::process::Command;
 
+use crate::dist::{Os, Target};
 use crate::{cargo, root};
 
 /// The notices' file name, in the archives and beside the server in the `.vsix`.
@@ -113,16 +119,51 @@ fn license_files(dir: &Path) -> Result<Vec<(String, String)>, String> {
     Ok(files)
 }
 
-/// The notices file for `packages`.
-pub fn notices(packages: &[Package]) -> String {
+/// A part of the toolchain linked into a build: its name and its license text.
+pub type Linked = (String, String);
+
+/// What the toolchain links into a build for `triple` (see the module's comment).
+pub fn toolchain(triple: &str) -> Result<Vec<Linked>, String> {
+    let sysroot = Command::new(std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into()))
+        .args(["--print", "sysroot"])
+        .output()
+        .map_err(|e| format!("cannot run rustc: {e}"))?;
+    let sysroot = String::from_utf8_lossy(&sysroot.stdout).trim().to_string();
+    let read = |path: &Path| std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()));
+    let mut linked = vec![(
+        "the Rust standard library (MIT OR Apache-2.0, used under MIT)".to_string(),
+        read(&Path::new(&sysroot).join("share/doc/rust/licenses/MIT.txt"))?,
+    )];
+    match Target::find(triple).map(|t| t.os) {
+        Some(Os::LinuxStatic) => {
+            let lib = root().join("target/dist-tools/venv/lib");
+            let copyright = std::fs::read_dir(&lib)
+                .map_err(|e| format!("{}: {e} (Zig's musl is read from the tools' environment)", lib.display()))?
+                .flatten()
+                .map(|python| python.path().join("site-packages/ziglang/lib/libc/musl/COPYRIGHT"))
+                .find(|p| p.is_file())
+                .ok_or("Zig's copy of musl has no COPYRIGHT file")?;
+            linked.push(("musl, the C library of the static Linux build (MIT)".to_string(), read(&copyright)?));
+        }
+        Some(Os::Windows) => {
+            let copyright = Path::new("/usr/share/doc/mingw-w64-common/copyright");
+            linked.push(("the mingw-w64 runtime of the Windows build".to_string(), read(copyright)?));
+        }
+        _ => {}
+    }
+    Ok(linked)
+}
+
+/// The notices file for `packages` and the `linked` parts of the toolchain.
+pub fn notices(packages: &[Package], linked: &[Linked]) -> String {
     let mut out = String::from(
         "Third-party code in these programs\n\
          ==================================\n\n\
          The programs are built from the msl sources (see LICENSE) and from the Rust\n\
-         packages below, and are linked with the Rust standard library (MIT OR Apache-2.0).\n\
-         Each package is named with its version, its license and where it comes from;\n\
-         after the list come the license files the packages ship, each text once, with the\n\
-         packages that ship it.\n\n",
+         packages below. Each package is named with its version, its license and where it\n\
+         comes from; after the list come the license files the packages ship, each text\n\
+         once, with the packages that ship it, and last the licenses of what the toolchain\n\
+         links in.\n\n",
     );
     for p in packages {
         out.push_str(&format!("  {} {}  ({})  {}\n", p.name, p.version, p.license, p.repository));
@@ -142,7 +183,18 @@ pub fn notices(packages: &[Package]) -> String {
         out.push_str(text);
         out.push('\n');
     }
+    for (what, text) in linked {
+        out.push_str("\n\n-------------------------------------------------------------------------------\n");
+        out.push_str(&format!("Linked by the toolchain: {what}\n\n"));
+        out.push_str(text.trim());
+        out.push('\n');
+    }
     out
+}
+
+/// The whole notices file for the given programs built for `triple`.
+pub fn for_build(triple: &str, roots: &[&str]) -> Result<String, String> {
+    Ok(notices(&packages(triple, roots)?, &toolchain(triple)?))
 }
 
 #[cfg(test)]
@@ -159,7 +211,17 @@ mod tests {
         }
         // a dev-dependency only, never linked into the programs
         assert!(!packages.iter().any(|p| p.name == "expect-test"), "a dev-dependency was listed");
-        let text = notices(&packages);
+        // a macOS build links nothing but the standard library in
+        let linked = toolchain("aarch64-apple-darwin").expect("the toolchain's notices");
+        assert_eq!(linked.len(), 1);
+        let text = notices(&packages, &linked);
+        assert!(text.contains("Linked by the toolchain: the Rust standard library"));
+        assert!(text.contains("Permission is hereby granted"));
+        // Windows builds carry the mingw-w64 runtime, where its package is installed
+        if Path::new("/usr/share/doc/mingw-w64-common/copyright").exists() {
+            let linked = toolchain("x86_64-pc-windows-gnu").expect("the toolchain's notices");
+            assert!(notices(&packages, &linked).contains("Linked by the toolchain: the mingw-w64 runtime"));
+        }
         for p in &packages {
             assert!(text.contains(&format!("  {} {}  ({})", p.name, p.version, p.license)), "{}", p.name);
             for (_, license) in &p.files {

@@ -86,13 +86,37 @@ pub fn cargo() -> String {
     std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())
 }
 
-/// The target triple of the Rust toolchain's host (`rustc -vV`).
-pub fn host_triple() -> Result<String, String> {
-    let out = std::process::Command::new("rustc").arg("-vV").output().map_err(|e| format!("cannot run rustc: {e}"))?;
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .find_map(|l| l.strip_prefix("host: ").map(str::to_string))
-        .ok_or_else(|| "rustc -vV names no host".to_string())
+/// Python 3 as the OS names it: `python` on Windows, where `python3` may be the Store's
+/// stand-in.
+pub fn python() -> &'static str {
+    if cfg!(windows) { "python" } else { "python3" }
+}
+
+/// Reads `member` of the zip archive `zip` (a wheel, a `.vsix`) through Python's zipfile.
+pub fn zip_read(zip: &std::path::Path, member: &str) -> Result<Vec<u8>, String> {
+    let out = std::process::Command::new(python())
+        .args(["-c", "import sys, zipfile; sys.stdout.buffer.write(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]))"])
+        .arg(zip)
+        .arg(member)
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", python()))?;
+    if !out.status.success() {
+        return Err(format!("{}: cannot read {member}: {}", zip.display(), String::from_utf8_lossy(&out.stderr)));
+    }
+    Ok(out.stdout)
+}
+
+/// The names of the members of the zip archive `zip`.
+pub fn zip_names(zip: &std::path::Path) -> Result<Vec<String>, String> {
+    let out = std::process::Command::new(python())
+        .args(["-c", "import sys, zipfile; sys.stdout.buffer.write('\\n'.join(zipfile.ZipFile(sys.argv[1]).namelist()).encode())"])
+        .arg(zip)
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", python()))?;
+    if !out.status.success() {
+        return Err(format!("{}: not a zip archive: {}", zip.display(), String::from_utf8_lossy(&out.stderr)));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).lines().map(str::to_string).collect())
 }
 
 /// `name` as an executable's file name on this OS.

@@ -101,7 +101,7 @@ fn encoded_rustflags(encoded: Option<&str>, plain: Option<&str>, flag: &str) -> 
 }
 
 /// The host's target triple, as rustc names it.
-fn host_triple() -> Result<String, String> {
+pub fn host_triple() -> Result<String, String> {
     let out = Command::new(rustc()).arg("-vV").output().map_err(|e| format!("cannot run rustc: {e}"))?;
     String::from_utf8_lossy(&out.stdout)
         .lines()

@@ -53,6 +53,7 @@ pub fn run(args: &[String]) -> Result<u8, String> {
         crate::wheel::test()?;
     }
     if editors {
+        crate::dist::check_packages()?;
         crate::editors::test()?;
     }
     println!("== all checks passed");

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use crate::dist::{Os, Target, Tools, verify};
-use crate::{root, step, which};
+use crate::{root, step, which, zip_names, zip_read};
 
 /// The programs in each wheel.
 pub const PROGRAMS: [&str; 2] = ["msl-check", "msl-fmt"];
@@ -47,15 +47,49 @@ fn compatibility(t: &Target) -> Option<String> {
     }
 }
 
-/// The Cargo workspace's version, which the wheel carries.
+/// The version the wheel carries: the root package's (the Cargo workspace's), as Python
+/// writes it (PEP 440).
 pub fn version() -> Result<String, String> {
-    let text = std::fs::read_to_string(root().join("Cargo.toml")).map_err(|e| format!("Cargo.toml: {e}"))?;
-    let section = text.split("[workspace.package]").nth(1).ok_or("Cargo.toml has no [workspace.package]")?;
-    section
-        .lines()
-        .take_while(|l| !l.starts_with('['))
-        .find_map(|l| l.strip_prefix("version = ").map(|v| v.trim().trim_matches('"').to_string()))
-        .ok_or_else(|| "[workspace.package] has no version".to_string())
+    let out = Command::new(crate::cargo())
+        .args(["metadata", "--format-version", "1", "--no-deps", "--locked"])
+        .current_dir(root())
+        .output()
+        .map_err(|e| format!("cannot run cargo metadata: {e}"))?;
+    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).map_err(|e| format!("cargo metadata: {e}"))?;
+    let cargo = meta["packages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|p| p["name"] == "msl-check")
+        .and_then(|p| p["version"].as_str())
+        .ok_or("cargo metadata lists no msl-check")?;
+    pep440(cargo)
+}
+
+/// A Cargo (SemVer) version as Python writes it: `1.2.3`, and the pre-releases
+/// `1.2.3-alpha.N`, `-beta.N`, `-rc.N` as `1.2.3aN`, `bN`, `rcN`. Other pre-release or
+/// build labels have no faithful Python form and are refused.
+/// `python/pre-commit/msl_pre_commit_backend.py` converts the same way.
+pub fn pep440(cargo: &str) -> Result<String, String> {
+    let (release, pre) = match cargo.split_once('-') {
+        Some((r, p)) => (r, Some(p)),
+        None => (cargo, None),
+    };
+    let plain = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if release.split('.').count() != 3 || !release.split('.').all(plain) || cargo.contains('+') {
+        return Err(format!("version {cargo}: expected MAJOR.MINOR.PATCH, with -alpha.N, -beta.N or -rc.N"));
+    }
+    let Some(pre) = pre else { return Ok(release.to_string()) };
+    let converted = pre.split_once('.').and_then(|(label, n)| {
+        let short = match label {
+            "alpha" => "a",
+            "beta" => "b",
+            "rc" => "rc",
+            _ => return None,
+        };
+        plain(n).then(|| format!("{release}{short}{}", n.trim_start_matches('0').max("0")))
+    });
+    converted.ok_or_else(|| format!("version {cargo}: a pre-release is -alpha.N, -beta.N or -rc.N"))
 }
 
 /// Builds the wheel for `t` with `profile` into `out` (emptied first); returns its path.
@@ -75,7 +109,7 @@ pub fn build(tools: &Tools, t: &Target, profile: &str, out: &Path) -> Result<Pat
     // its license files are the project's (a link to the root LICENSE) and the notices
     // of the third-party code in this target's build, written here
     let project = root().join("python/msl-check");
-    let notices = crate::licenses::notices(&crate::licenses::packages(t.triple, &["msl-check"])?);
+    let notices = crate::licenses::for_build(t.triple, &["msl-check"])?;
     std::fs::write(project.join(crate::licenses::FILE), notices).map_err(|e| e.to_string())?;
     cmd.current_dir(&project);
     step(&format!("wheel for {} ({profile})", t.triple), &mut cmd)?;
@@ -89,33 +123,6 @@ pub fn build(tools: &Tools, t: &Target, profile: &str, out: &Path) -> Result<Pat
         [one] => Ok(one.clone()),
         _ => Err(format!("maturin left {} wheels in {}, not one", wheels.len(), out.display())),
     }
-}
-
-/// Reads `member` of the zip archive `zip` (through Python's zipfile).
-fn zip_read(zip: &Path, member: &str) -> Result<Vec<u8>, String> {
-    let out = Command::new("python3")
-        .args(["-c", "import sys, zipfile; sys.stdout.buffer.write(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]))"])
-        .arg(zip)
-        .arg(member)
-        .output()
-        .map_err(|e| format!("cannot run python3: {e}"))?;
-    if !out.status.success() {
-        return Err(format!("{}: cannot read {member}: {}", zip.display(), String::from_utf8_lossy(&out.stderr)));
-    }
-    Ok(out.stdout)
-}
-
-/// The names of the members of the zip archive `zip`.
-fn zip_names(zip: &Path) -> Result<Vec<String>, String> {
-    let out = Command::new("python3")
-        .args(["-c", "import sys, zipfile; print('\\n'.join(zipfile.ZipFile(sys.argv[1]).namelist()))"])
-        .arg(zip)
-        .output()
-        .map_err(|e| format!("cannot run python3: {e}"))?;
-    if !out.status.success() {
-        return Err(format!("{}: not a zip archive: {}", zip.display(), String::from_utf8_lossy(&out.stderr)));
-    }
-    Ok(String::from_utf8_lossy(&out.stdout).lines().map(str::to_string).collect())
 }
 
 /// Checks the wheel built for `t`: its file name and `WHEEL` tags name the platform,
@@ -185,6 +192,16 @@ pub fn test() -> Result<(), String> {
     println!("== the wheel and the python pre-commit hooks");
     if !(cfg!(target_os = "linux") && cfg!(target_arch = "x86_64")) {
         println!("   (made on x86-64 Linux only: skipped)");
+        return Ok(());
+    }
+    let venv_works =
+        Command::new("python3").args(["-c", "import ensurepip, venv"]).output().is_ok_and(|o| o.status.success());
+    if !venv_works || which("git").is_none() {
+        let what = "the wheel's checks need python3 with venv (python3-venv) and git (.ci/run installs them)";
+        if std::env::var_os("MSL_REQUIRE_CROSS").is_some() {
+            return Err(what.into());
+        }
+        println!("   ({what}: skipped)");
         return Ok(());
     }
     let host = Target::find("x86_64-unknown-linux-gnu").ok_or("no x86_64-unknown-linux-gnu target")?;
@@ -308,12 +325,15 @@ fn expect_run(cmd: &mut Command, code: Option<i32>, needle: &str) -> Result<Stri
 }
 
 /// pre-commit installs the `msl-check` and `msl-fmt` hooks from this repository's working
-/// tree (`try-repo`, so uncommitted changes count) and runs them on a repository with a
+/// tree (`try-repo`, so uncommitted changes to tracked files count) and runs them on a repository with a
 /// bad shader, then a good one. `PATH` holds no Rust toolchain, so a hook that needed
 /// cargo would fail; pip finds the wheel in `wheels` and nowhere else.
 fn pre_commit_hooks(tools: &Tools, work: &Path, wheels: &Path) -> Result<(), String> {
     let repo = work.join("project");
     let _ = std::fs::remove_dir_all(&repo);
+    // each try-repo of a changed tree installs into a new clone: start from nothing
+    let home = work.join("pre-commit-home");
+    let _ = std::fs::remove_dir_all(&home);
     std::fs::create_dir_all(&repo).map_err(|e| e.to_string())?;
     let path = path_without_rust(&work.join("path"))?;
     let git_exe = which("git").ok_or("pre-commit needs git")?;
@@ -334,7 +354,7 @@ fn pre_commit_hooks(tools: &Tools, work: &Path, wheels: &Path) -> Result<(), Str
             .args([hook, "--all-files", "--color", "never"])
             .current_dir(&repo)
             .env("PATH", &path)
-            .env("PRE_COMMIT_HOME", work.join("pre-commit-home"))
+            .env("PRE_COMMIT_HOME", &home)
             // nothing is downloaded: a hook that fetched a toolchain (pre-commit bootstraps
             // rustup for `language: rust` without cargo) fails at once
             .env("HTTPS_PROXY", "http://127.0.0.1:9")
@@ -414,6 +434,34 @@ mod tests {
     }
 
     #[test]
+    fn versions_as_python_writes_them() {
+        assert_eq!(pep440("0.1.0").as_deref(), Ok("0.1.0"));
+        assert_eq!(pep440("1.2.3-rc.1").as_deref(), Ok("1.2.3rc1"));
+        assert_eq!(pep440("1.2.3-alpha.02").as_deref(), Ok("1.2.3a2"));
+        assert_eq!(pep440("1.2.3-beta.0").as_deref(), Ok("1.2.3b0"));
+        for refused in ["1.2", "1.2.3-dev", "1.2.3-rc", "1.2.3+build.5", "1.x.3", "1.2.3-pre.1"] {
+            assert!(pep440(refused).is_err(), "{refused}");
+        }
+        // the pre-commit package's backend converts the same way
+        let cases = ["0.1.0", "1.2.3-rc.1", "1.2.3-alpha.02", "1.2.3-beta.0", "1.2.3-dev", "1.2.3+build.5"];
+        let out = Command::new(crate::python())
+            .args([
+                "-c",
+                "import sys; sys.path.insert(0, sys.argv[1]); import msl_pre_commit_backend as b\n\
+                 for v in sys.argv[2:]:\n\
+                 \x20   try: print(b.pep440(v))\n\
+                 \x20   except ValueError: print('refused')",
+            ])
+            .arg(root().join("python/pre-commit"))
+            .args(cases)
+            .output()
+            .expect("python runs");
+        let python: Vec<String> = String::from_utf8_lossy(&out.stdout).lines().map(str::to_string).collect();
+        let rust: Vec<String> = cases.iter().map(|v| pep440(v).unwrap_or_else(|_| "refused".into())).collect();
+        assert_eq!(python, rust, "{}", String::from_utf8_lossy(&out.stderr));
+    }
+
+    #[test]
     fn platform_tags() {
         let tags: Vec<(&str, String)> = TARGETS.iter().map(|t| (t.triple, platform_tag(t))).collect();
         let want = [
@@ -435,9 +483,7 @@ mod tests {
     #[test]
     fn the_pre_commit_package_asks_for_the_wheel_of_the_same_version() {
         let version = version().expect("version");
-        // Windows has `python` alone
-        let python = if which(&crate::exe("python3")).is_some() { "python3" } else { "python" };
-        let out = Command::new(python)
+        let out = Command::new(crate::python())
             .args([
                 "-c",
                 "import sys; sys.path.insert(0, sys.argv[1]); import msl_pre_commit_backend as b; \
@@ -447,8 +493,10 @@ mod tests {
             .output()
             .expect("python3 runs");
         let metadata = String::from_utf8_lossy(&out.stdout);
-        assert!(metadata.contains(&format!("Version: {version}\n")), "{metadata}");
-        assert!(metadata.contains(&format!("Requires-Dist: msl-check=={version}\n")), "{metadata}");
+        // line by line: Python writes \r\n on Windows
+        let has = |line: String| metadata.lines().any(|l| l == line);
+        assert!(has(format!("Version: {version}")), "{metadata}");
+        assert!(has(format!("Requires-Dist: msl-check=={version}")), "{metadata}");
         let pyproject = std::fs::read_to_string(root().join("python/msl-check/pyproject.toml")).expect("pyproject");
         assert!(pyproject.contains("bindings = \"bin\"") && pyproject.contains("manifest-path = \"../../Cargo.toml\""));
     }
