@@ -374,6 +374,24 @@ fn write_archive(t: &Target, built: &Path, dist: &Path) -> Result<PathBuf, Strin
 const CROSS_CHECKED: [&str; 4] =
     ["x86_64-pc-windows-gnu", "aarch64-unknown-linux-gnu", "aarch64-apple-darwin", "x86_64-apple-darwin"];
 
+/// Whether a check of the release builds runs here. They are made on x86-64 Linux only;
+/// elsewhere, or when `missing` names what this machine lacks, the check is skipped with
+/// a note, unless `MSL_REQUIRE_CROSS` is set (as `.ci/run` sets it): then a lack fails it.
+pub fn can_run(missing: impl FnOnce() -> Option<String>) -> Result<bool, String> {
+    if !(cfg!(target_os = "linux") && cfg!(target_arch = "x86_64")) {
+        println!("   (made on x86-64 Linux only: skipped)");
+        return Ok(false);
+    }
+    match missing() {
+        None => Ok(true),
+        Some(what) if std::env::var_os("MSL_REQUIRE_CROSS").is_some() => Err(what),
+        Some(what) => {
+            println!("   ({what}: skipped)");
+            Ok(false)
+        }
+    }
+}
+
 /// `cargo xtask test`'s cross builds: the checker built for each of [`CROSS_CHECKED`] with
 /// the `cross-check` profile, its format checked, and where it can run, run on the fixtures
 /// with the same arguments as the host build: the exit codes and the output must be the
@@ -383,26 +401,21 @@ const CROSS_CHECKED: [&str; 4] =
 /// they are skipped with a note, unless `MSL_REQUIRE_CROSS` is set (as CI sets it).
 pub fn cross_check() -> Result<(), String> {
     println!("== cross builds");
-    if !(cfg!(target_os = "linux") && cfg!(target_arch = "x86_64")) {
-        println!("   (made on x86-64 Linux only: skipped)");
-        return Ok(());
-    }
-    let missing: Vec<&str> = [
-        ("x86_64-w64-mingw32-gcc", "gcc-mingw-w64-x86-64"),
-        ("wine", "wine wine64"),
-        ("qemu-aarch64-static", "qemu-user-static"),
-        ("/usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1", "libc6-arm64-cross"),
-    ]
-    .into_iter()
-    .filter(|(tool, _)| if tool.starts_with('/') { !Path::new(tool).exists() } else { which(tool).is_none() })
-    .map(|(_, package)| package)
-    .collect();
-    if !missing.is_empty() {
-        let what = format!("the cross builds need Debian's {} (apt-get install; .ci/run does)", missing.join(", "));
-        if std::env::var_os("MSL_REQUIRE_CROSS").is_some() {
-            return Err(what);
-        }
-        println!("   ({what}: skipped)");
+    let missing = || -> Option<String> {
+        let missing: Vec<&str> = [
+            ("x86_64-w64-mingw32-gcc", "gcc-mingw-w64-x86-64"),
+            ("wine", "wine wine64"),
+            ("qemu-aarch64-static", "qemu-user-static"),
+            ("/usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1", "libc6-arm64-cross"),
+        ]
+        .into_iter()
+        .filter(|(tool, _)| if tool.starts_with('/') { !Path::new(tool).exists() } else { which(tool).is_none() })
+        .map(|(_, package)| package)
+        .collect();
+        (!missing.is_empty())
+            .then(|| format!("the cross builds need Debian's {} (apt-get install; .ci/run does)", missing.join(", ")))
+    };
+    if !can_run(missing)? {
         return Ok(());
     }
     let targets: Vec<&Target> = CROSS_CHECKED.iter().filter_map(|t| Target::find(t)).collect();
@@ -492,16 +505,12 @@ pub fn cross_check() -> Result<(), String> {
 /// packages it and checked the same way. Skipped like [`cross_check`].
 pub fn check_packages() -> Result<(), String> {
     println!("== per-platform VS Code packages");
-    if !(cfg!(target_os = "linux") && cfg!(target_arch = "x86_64")) {
-        println!("   (made on x86-64 Linux only: skipped)");
-        return Ok(());
-    }
-    if which("x86_64-w64-mingw32-gcc").is_none() {
-        let what = "the Windows package's server links with mingw-w64 (apt-get install gcc-mingw-w64-x86-64)";
-        if std::env::var_os("MSL_REQUIRE_CROSS").is_some() {
-            return Err(what.into());
-        }
-        println!("   ({what}: skipped)");
+    let missing = || {
+        which("x86_64-w64-mingw32-gcc").is_none().then(|| {
+            "the Windows package's server links with mingw-w64 (apt-get install gcc-mingw-w64-x86-64)".to_string()
+        })
+    };
+    if !can_run(missing)? {
         return Ok(());
     }
     let targets: Vec<&Target> = PACKAGES_CHECKED.iter().filter_map(|t| Target::find(t)).collect();

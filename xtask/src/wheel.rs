@@ -190,18 +190,14 @@ pub fn same_programs(t: &Target, wheel: &Path, dir: &Path) -> Result<(), String>
 /// `cargo xtask test`'s wheel checks (x86-64 Linux only, where the release is made).
 pub fn test() -> Result<(), String> {
     println!("== the wheel and the python pre-commit hooks");
-    if !(cfg!(target_os = "linux") && cfg!(target_arch = "x86_64")) {
-        println!("   (made on x86-64 Linux only: skipped)");
-        return Ok(());
-    }
-    let venv_works =
-        Command::new("python3").args(["-c", "import ensurepip, venv"]).output().is_ok_and(|o| o.status.success());
-    if !venv_works || which("git").is_none() {
-        let what = "the wheel's checks need python3 with venv (python3-venv) and git (.ci/run installs them)";
-        if std::env::var_os("MSL_REQUIRE_CROSS").is_some() {
-            return Err(what.into());
-        }
-        println!("   ({what}: skipped)");
+    let missing = || {
+        let venv_works =
+            Command::new("python3").args(["-c", "import ensurepip, venv"]).output().is_ok_and(|o| o.status.success());
+        (!venv_works || which("git").is_none()).then(|| {
+            "the wheel's checks need python3 with venv (python3-venv) and git (.ci/run installs them)".to_string()
+        })
+    };
+    if !crate::dist::can_run(missing)? {
         return Ok(());
     }
     let host = Target::find("x86_64-unknown-linux-gnu").ok_or("no x86_64-unknown-linux-gnu target")?;
